@@ -1,0 +1,2 @@
+//! Damka's generator.
+#![warn(missing_docs)]

@@ -1,0 +1,2 @@
+//! Damka's rules and probing.
+#![warn(missing_docs)]
