@@ -195,7 +195,7 @@ mod tests {
             FenError::Position(PositionError::Occupied("a1".into()))
         );
         assert!(matches!(
-            intl("W:W1-50:B").unwrap_err(),
+            intl("W:WK1-50:B").unwrap_err(),
             FenError::Position(PositionError::TooManyPieces { .. })
         ));
         assert!(matches!(
