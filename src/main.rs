@@ -1,1 +1,38 @@
-fn main() {}
+//! `damka`: build and probe endgame tablebases for Russian and International draughts.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Endgame tablebases for Russian (8x8) and International (10x10) draughts.
+#[derive(Debug, Parser)]
+#[command(name = "damka", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the move tree (move generator check).
+    Perft(commands::perft::PerftArgs),
+    /// List the legal moves of positions.
+    Moves(commands::moves::MovesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(&args),
+        Command::Moves(args) => commands::moves::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("damka: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! One module per subcommand; each exposes its clap arguments and a `run` function.
+
+pub mod moves;
+pub mod perft;
