@@ -177,6 +177,24 @@ impl<V: Variant> Position<V> {
         Self::from_bitboards(white, black, kings, side)
     }
 
+    /// The variant's starting position: each side's men fill its nearest
+    /// `(width - 2) / 2` ranks (3 in Russian, 4 in International), White to move.
+    pub fn initial() -> Self {
+        let g = V::GEOMETRY;
+        let rows = (g.width - 2) / 2;
+        let (mut white, mut black) = (0u64, 0u64);
+        for s in 0..g.squares {
+            let bit = 1u64 << g.bit_of[s];
+            let rank = g.rank(s);
+            if rank < rows {
+                white |= bit;
+            } else if rank >= g.width - rows {
+                black |= bit;
+            }
+        }
+        Self::from_bitboards_unchecked(white, black, 0, Color::White)
+    }
+
     /// White's pieces.
     #[inline]
     pub fn white(&self) -> u64 {
@@ -310,6 +328,16 @@ mod tests {
         let q: Position<International> = "B:W31,K46:B19".parse().unwrap();
         assert_eq!(q.flipped().flipped(), q);
         assert_eq!(q.flipped().material(), q.material().flipped());
+    }
+
+    #[test]
+    fn initial_positions_match_the_reference() {
+        assert_eq!(
+            Position::<Russian>::initial().to_string(),
+            "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8"
+        );
+        let intl: Position<International> = "W:W31-50:B1-20".parse().unwrap();
+        assert_eq!(Position::<International>::initial(), intl);
     }
 
     #[test]

@@ -1,0 +1,287 @@
+//! Legal move generation for both variants, one generic implementation.
+//!
+//! Captures are found by a depth-first search over jump sequences that follows
+//! RULES.md exactly: men capture forward and backward; kings fly and may land on any
+//! empty square behind the captured piece, except that when some landing squares
+//! let the capture go on, the king must land on one of those; jumped pieces stay on
+//! the board until the move is over (Turkish strike), so they block and cannot be
+//! jumped twice; the moving piece's start square counts as empty. The variant
+//! decides promotion during a capture (Russian) and the majority rule
+//! (International). Sequences that differ only in their path are one move.
+
+use damka_formats::{Bits, Color, Position, Variant};
+
+use crate::moves::Move;
+
+/// The longest capture path: one jump per opposing piece, plus the start square.
+pub(crate) const MAX_PATH: usize = 24;
+
+/// Diagonal steps in the padded bit layout: up-left, up-right, down-left,
+/// down-right (see `damka_formats::variant`).
+#[inline(always)]
+pub(crate) fn directions<V: Variant>() -> [i32; 4] {
+    let h = V::GEOMETRY.half as i32;
+    [h, h + 1, -(h + 1), -h]
+}
+
+/// The two forward steps of a colour's men.
+#[inline(always)]
+fn forward<V: Variant>(color: Color) -> [i32; 2] {
+    let d = directions::<V>();
+    match color {
+        Color::White => [d[0], d[1]],
+        Color::Black => [d[2], d[3]],
+    }
+}
+
+/// The rank on which a colour's men promote.
+#[inline(always)]
+pub(crate) fn promotion_rank<V: Variant>(color: Color) -> u64 {
+    match color {
+        Color::White => V::GEOMETRY.top_rank,
+        Color::Black => V::GEOMETRY.bottom_rank,
+    }
+}
+
+/// Shifts a bitboard one diagonal step; squares that leave the board vanish.
+#[inline(always)]
+pub(crate) fn shift<V: Variant>(bb: u64, d: i32) -> u64 {
+    (if d >= 0 { bb << d } else { bb >> -d }) & V::GEOMETRY.mask
+}
+
+/// The side to move's pieces, the opponent's pieces and the empty squares.
+#[inline(always)]
+fn sides<V: Variant>(pos: &Position<V>) -> (u64, u64, u64) {
+    let own = pos.pieces(pos.side());
+    let opp = pos.pieces(pos.side().opposite());
+    (own, opp, pos.empty())
+}
+
+/// Fills `out` with every legal move of `pos`: the captures if there is one,
+/// otherwise the quiet moves.
+pub fn generate<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
+    out.clear();
+    generate_captures(pos, out);
+    if out.is_empty() {
+        generate_quiet(pos, out);
+    }
+}
+
+/// Returns the legal moves of `pos` in a new vector.
+pub fn legal_moves<V: Variant>(pos: &Position<V>) -> Vec<Move> {
+    let mut out = Vec::with_capacity(32);
+    generate(pos, &mut out);
+    out
+}
+
+/// The number of legal moves, without building the quiet moves (bulk counting).
+pub fn count_moves<V: Variant>(pos: &Position<V>, scratch: &mut Vec<Move>) -> u64 {
+    scratch.clear();
+    generate_captures(pos, scratch);
+    if !scratch.is_empty() {
+        return scratch.len() as u64;
+    }
+    let (own, _, empty) = sides(pos);
+    let men = own & !pos.kings();
+    let mut count = 0u64;
+    for d in forward::<V>(pos.side()) {
+        count += (shift::<V>(men, d) & empty).count_ones() as u64;
+    }
+    for king in Bits(own & pos.kings()) {
+        for d in directions::<V>() {
+            let mut s = shift::<V>(1u64 << king, d);
+            while s & empty != 0 {
+                count += 1;
+                s = shift::<V>(s, d);
+            }
+        }
+    }
+    count
+}
+
+/// Whether the side to move must capture.
+pub fn has_capture<V: Variant>(pos: &Position<V>) -> bool {
+    let (own, opp, empty) = sides(pos);
+    let men = own & !pos.kings();
+    for d in directions::<V>() {
+        if shift::<V>(shift::<V>(men, d) & opp, d) & empty != 0 {
+            return true;
+        }
+    }
+    for king in Bits(own & pos.kings()) {
+        for d in directions::<V>() {
+            let mut s = shift::<V>(1u64 << king, d);
+            while s & empty != 0 {
+                s = shift::<V>(s, d);
+            }
+            if s & opp != 0 && shift::<V>(s, d) & empty != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Appends the quiet (non-capturing) moves of `pos`.
+pub fn generate_quiet<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
+    let (own, _, empty) = sides(pos);
+    let men = own & !pos.kings();
+    let promotion = promotion_rank::<V>(pos.side());
+    for d in forward::<V>(pos.side()) {
+        for to in Bits(shift::<V>(men, d) & empty) {
+            let from = (to as i32 - d) as u32;
+            out.push(Move::new(from, to, 0, (1u64 << to) & promotion != 0));
+        }
+    }
+    for king in Bits(own & pos.kings()) {
+        for d in directions::<V>() {
+            let mut s = shift::<V>(1u64 << king, d);
+            while s & empty != 0 {
+                out.push(Move::new(king, s.trailing_zeros(), 0, false));
+                s = shift::<V>(s, d);
+            }
+        }
+    }
+}
+
+/// Appends the capture moves of `pos`, deduplicated and, where the variant has it,
+/// filtered by the majority rule.
+pub fn generate_captures<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
+    let start = out.len();
+    let mut best = 0u32;
+    for_each_capture_sequence(pos, |from, to, captured, promotes, _path| {
+        let count = captured.count_ones();
+        if V::MAJORITY_RULE {
+            if count < best {
+                return;
+            }
+            if count > best {
+                best = count;
+                out.truncate(start);
+            }
+        }
+        let mv = Move::new(from, to, captured, promotes);
+        if !out[start..].contains(&mv) {
+            out.push(mv);
+        }
+    });
+}
+
+/// Calls `sink(from, to, captured, promotes, path)` for every complete capture
+/// sequence of the side to move, before the majority rule and before merging
+/// sequences that differ only in path. `path` lists the bits visited, start first.
+pub fn for_each_capture_sequence<V: Variant>(
+    pos: &Position<V>,
+    mut sink: impl FnMut(u32, u32, u64, bool, &[u8]),
+) {
+    let (own, opp, empty) = sides(pos);
+    let kings = pos.kings();
+    let side = pos.side();
+    for from in Bits(own) {
+        let from_bit = 1u64 << from;
+        let mut search = CaptureSearch::<V, _> {
+            opp,
+            empty: empty | from_bit,
+            promotion: promotion_rank::<V>(side),
+            from,
+            path: [0; MAX_PATH],
+            sink: &mut sink,
+            variant: std::marker::PhantomData,
+        };
+        search.path[0] = from as u8;
+        if kings & from_bit != 0 {
+            search.king(from, 0, 1, false);
+        } else {
+            search.man(from, 0, 1);
+        }
+    }
+}
+
+/// The state of one piece's capture search.
+struct CaptureSearch<'a, V, F> {
+    /// Opposing pieces; jumped ones stay here (Turkish strike).
+    opp: u64,
+    /// Empty squares, including the moving piece's start square.
+    empty: u64,
+    /// The moving side's promotion rank.
+    promotion: u64,
+    /// The start square's bit.
+    from: u32,
+    /// The squares visited so far.
+    path: [u8; MAX_PATH],
+    /// Receives each finished sequence.
+    sink: &'a mut F,
+    variant: std::marker::PhantomData<V>,
+}
+
+impl<V: Variant, F: FnMut(u32, u32, u64, bool, &[u8])> CaptureSearch<'_, V, F> {
+    /// Extends a man's sequence at bit `at`; returns whether any jump was possible.
+    fn man(&mut self, at: u32, captured: u64, depth: usize) -> bool {
+        let mut found = false;
+        for d in directions::<V>() {
+            let victim = shift::<V>(1u64 << at, d) & self.opp & !captured;
+            let landing = shift::<V>(victim, d) & self.empty;
+            if landing == 0 {
+                continue;
+            }
+            found = true;
+            let to = landing.trailing_zeros();
+            let captured = captured | victim;
+            self.path[depth] = to as u8;
+            let crowned = landing & self.promotion != 0;
+            if crowned && V::PROMOTE_DURING_CAPTURE {
+                if !self.king(to, captured, depth + 1, true) {
+                    self.finish(to, captured, true, depth + 1);
+                }
+            } else if !self.man(to, captured, depth + 1) {
+                self.finish(to, captured, crowned, depth + 1);
+            }
+        }
+        found
+    }
+
+    /// Extends a king's sequence at bit `at`; returns whether any jump was possible.
+    /// `crowned` tells that the piece was a man promoted during this capture.
+    fn king(&mut self, at: u32, captured: u64, depth: usize, crowned: bool) -> bool {
+        let mut found = false;
+        for d in directions::<V>() {
+            let mut s = shift::<V>(1u64 << at, d);
+            while s & self.empty != 0 {
+                s = shift::<V>(s, d);
+            }
+            if s & self.opp & !captured == 0 {
+                continue;
+            }
+            let first_landing = shift::<V>(s, d);
+            if first_landing & self.empty == 0 {
+                continue;
+            }
+            found = true;
+            let captured = captured | s;
+            let mut continued = false;
+            let mut l = first_landing;
+            while l & self.empty != 0 {
+                let to = l.trailing_zeros();
+                self.path[depth] = to as u8;
+                continued |= self.king(to, captured, depth + 1, crowned);
+                l = shift::<V>(l, d);
+            }
+            if !continued {
+                let mut l = first_landing;
+                while l & self.empty != 0 {
+                    let to = l.trailing_zeros();
+                    self.path[depth] = to as u8;
+                    self.finish(to, captured, crowned, depth + 1);
+                    l = shift::<V>(l, d);
+                }
+            }
+        }
+        found
+    }
+
+    /// Reports a finished sequence.
+    #[inline]
+    fn finish(&mut self, to: u32, captured: u64, crowned: bool, len: usize) {
+        (self.sink)(self.from, to, captured, crowned, &self.path[..len]);
+    }
+}

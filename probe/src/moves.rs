@@ -1,0 +1,194 @@
+//! The move type, making a move, and move notation.
+//!
+//! A move is identified by its start square, end square, set of captured squares and
+//! whether the piece is crowned. Capture routes that differ only in path are one
+//! move; its printed path is the first route the generator finds.
+
+use damka_formats::{Bits, Position, Variant};
+
+use crate::movegen::{for_each_capture_sequence, generate};
+
+/// A legal move, in the padded bit layout of its variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    crowned: bool,
+    captured: u64,
+}
+
+impl Move {
+    /// Builds a move from bit numbers (for the move generator).
+    #[inline]
+    pub(crate) fn new(from: u32, to: u32, captured: u64, crowned: bool) -> Move {
+        Move {
+            from: from as u8,
+            to: to as u8,
+            crowned,
+            captured,
+        }
+    }
+
+    /// The start square index.
+    pub fn from_square<V: Variant>(&self) -> usize {
+        V::GEOMETRY.square_of[self.from as usize] as usize
+    }
+
+    /// The end square index.
+    pub fn to_square<V: Variant>(&self) -> usize {
+        V::GEOMETRY.square_of[self.to as usize] as usize
+    }
+
+    /// The bit of the start square.
+    #[inline]
+    pub fn from_bit(&self) -> u32 {
+        self.from as u32
+    }
+
+    /// The bit of the end square.
+    #[inline]
+    pub fn to_bit(&self) -> u32 {
+        self.to as u32
+    }
+
+    /// The captured pieces as a padded bitboard.
+    #[inline]
+    pub fn captured(&self) -> u64 {
+        self.captured
+    }
+
+    /// Whether this move captures.
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// Whether a man is crowned by this move.
+    #[inline]
+    pub fn is_promotion(&self) -> bool {
+        self.crowned
+    }
+
+    /// The captured square indices, in increasing order.
+    pub fn captured_squares<V: Variant>(&self) -> Vec<usize> {
+        let mut squares: Vec<usize> = Bits(self.captured)
+            .map(|b| V::GEOMETRY.square_of[b as usize] as usize)
+            .collect();
+        squares.sort_unstable();
+        squares
+    }
+}
+
+/// Plays `mv` on `pos` and returns the position after it, with the other side to
+/// move. `mv` must be legal in `pos`.
+#[inline]
+pub fn apply<V: Variant>(pos: &Position<V>, mv: &Move) -> Position<V> {
+    let from = 1u64 << mv.from;
+    let to = 1u64 << mv.to;
+    let side = pos.side();
+    let own = pos.pieces(side) & !from | to;
+    let opp = pos.pieces(side.opposite()) & !mv.captured;
+    let moved_king = pos.kings() & from != 0;
+    let mut kings = pos.kings() & !mv.captured & !from;
+    if moved_king || mv.crowned {
+        kings |= to;
+    }
+    let (white, black) = match side {
+        damka_formats::Color::White => (own, opp),
+        damka_formats::Color::Black => (opp, own),
+    };
+    Position::from_bitboards_unchecked(white, black, kings, side.opposite())
+}
+
+/// The squares (indices) a move passes through, start and end included: one
+/// route of the move for printing.
+pub fn path<V: Variant>(pos: &Position<V>, mv: &Move) -> Vec<usize> {
+    let g = V::GEOMETRY;
+    let mut bits: Vec<u8> = vec![mv.from, mv.to];
+    if mv.is_capture() {
+        let mut found = false;
+        for_each_capture_sequence(pos, |from, to, captured, crowned, route| {
+            if !found && Move::new(from, to, captured, crowned) == *mv {
+                found = true;
+                bits = route.to_vec();
+            }
+        });
+    }
+    bits.iter().map(|&b| g.square_of[b as usize] as usize).collect()
+}
+
+/// The move in the variant's notation: `c3-d4`, `c3:e5:g3` (Russian) or `32-28`,
+/// `28x19x8` (International).
+pub fn notation<V: Variant>(pos: &Position<V>, mv: &Move) -> String {
+    let separator = if mv.is_capture() {
+        V::CAPTURE_SEPARATOR.to_string()
+    } else {
+        "-".to_string()
+    };
+    path(pos, mv)
+        .iter()
+        .map(|&s| V::square_name(s))
+        .collect::<Vec<_>>()
+        .join(&separator)
+}
+
+/// Why a move could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveParseError {
+    /// The text is not a list of squares joined by `-`, `:` or `x`.
+    #[error("malformed move `{0}`")]
+    Malformed(String),
+    /// A square name the variant does not have.
+    #[error("unknown square `{0}` in move")]
+    UnknownSquare(String),
+    /// No legal move matches.
+    #[error("`{0}` is not a legal move here")]
+    Illegal(String),
+    /// Several legal moves match; the text must name more squares.
+    #[error("`{0}` is ambiguous: give the intermediate squares")]
+    Ambiguous(String),
+}
+
+/// Reads a move in the variant's notation and finds it among the legal moves.
+///
+/// A capture may be written with its full route (any route of the move) or with
+/// just its start and end squares when that is unambiguous.
+pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, MoveParseError> {
+    let text = text.trim();
+    let parts: Vec<&str> = text.split(['-', ':', 'x', 'X']).collect();
+    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+        return Err(MoveParseError::Malformed(text.to_string()));
+    }
+    let mut squares = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let s = V::parse_square(part).ok_or_else(|| MoveParseError::UnknownSquare(part.to_string()))?;
+        squares.push(V::GEOMETRY.bit_of[s]);
+    }
+    let legal = {
+        let mut v = Vec::new();
+        generate(pos, &mut v);
+        v
+    };
+    let mut matches: Vec<Move> = Vec::new();
+    let mut consider = |mv: Move, route: &[u8]| {
+        let fits = route == squares.as_slice()
+            || (squares.len() == 2 && squares[0] == mv.from && squares[1] == mv.to);
+        if fits && legal.contains(&mv) && !matches.contains(&mv) {
+            matches.push(mv);
+        }
+    };
+    if legal.first().is_some_and(Move::is_capture) {
+        for_each_capture_sequence(pos, |from, to, captured, crowned, route| {
+            consider(Move::new(from, to, captured, crowned), route);
+        });
+    } else {
+        for mv in &legal {
+            consider(*mv, &[mv.from, mv.to]);
+        }
+    }
+    match matches.len() {
+        0 => Err(MoveParseError::Illegal(text.to_string())),
+        1 => Ok(matches[0]),
+        _ => Err(MoveParseError::Ambiguous(text.to_string())),
+    }
+}
