@@ -169,12 +169,22 @@ pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, Mov
         generate(pos, &mut v);
         v
     };
-    let mut matches: Vec<Move> = Vec::new();
+    // Exact routes first; the start-and-end shortcut only when no route matches.
+    let mut exact: Vec<Move> = Vec::new();
+    let mut shortcut: Vec<Move> = Vec::new();
     let mut consider = |mv: Move, route: &[u8]| {
-        let fits = route == squares.as_slice()
-            || (squares.len() == 2 && squares[0] == mv.from && squares[1] == mv.to);
-        if fits && legal.contains(&mv) && !matches.contains(&mv) {
-            matches.push(mv);
+        if !legal.contains(&mv) {
+            return;
+        }
+        let list = if route == squares.as_slice() {
+            &mut exact
+        } else if squares.len() == 2 && squares[0] == mv.from && squares[1] == mv.to {
+            &mut shortcut
+        } else {
+            return;
+        };
+        if !list.contains(&mv) {
+            list.push(mv);
         }
     };
     if legal.first().is_some_and(Move::is_capture) {
@@ -186,6 +196,7 @@ pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, Mov
             consider(*mv, &[mv.from, mv.to]);
         }
     }
+    let matches = if exact.is_empty() { shortcut } else { exact };
     match matches.len() {
         0 => Err(MoveParseError::Illegal(text.to_string())),
         1 => Ok(matches[0]),
