@@ -51,3 +51,58 @@ pub enum FenError {
     #[error(transparent)]
     Position(#[from] PositionError),
 }
+
+/// Why a material slice could not be built or named.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SliceError {
+    /// The text is not a canonical slice name such as `1M2K-0M2K`.
+    #[error("malformed slice name `{0}` (expected the form `1M2K-0M2K`)")]
+    Name(String),
+    /// A side has no pieces: the game is over, so there is no table.
+    #[error("{0} has no pieces; such positions are lost, not a slice")]
+    NoPieces(Color),
+    /// More pieces on one side than any board has squares.
+    #[error("{color} has {count} pieces, more than the 64 any board holds")]
+    TooManyPieces {
+        /// The side with too many pieces.
+        color: Color,
+        /// How many it has.
+        count: u32,
+    },
+}
+
+/// Why a slice cannot be indexed, or a position not indexed in a slice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    /// The slice's pieces do not fit the variant: a side has more pieces than the
+    /// variant starts with, or the men do not fit on their legal squares.
+    #[error("slice {slice} does not fit the {variant} board")]
+    DoesNotFit {
+        /// The slice's name.
+        slice: String,
+        /// The variant's name.
+        variant: &'static str,
+    },
+    /// The slice has more positions than a `u64` counts.
+    #[error("slice {0} has more than 2^64 positions")]
+    TooLarge(String),
+    /// The position has Black to move; look up its colour-flipped twin instead.
+    #[error("the position has Black to move; index its flipped twin")]
+    BlackToMove,
+    /// The position's material is not the slice's.
+    #[error("the position's material {found} is not the slice's {expected}")]
+    WrongMaterial {
+        /// The slice's name.
+        expected: String,
+        /// The name of the position's material.
+        found: String,
+    },
+    /// An index outside `0..size`.
+    #[error("index {index} is outside the slice's {size} positions")]
+    OutOfRange {
+        /// The index asked for.
+        index: u64,
+        /// The slice's size.
+        size: u64,
+    },
+}

@@ -4,12 +4,22 @@
 //! Nothing here knows the rules of play; those live in `damka-probe`.
 #![warn(missing_docs)]
 
+pub mod binomial;
+pub mod dense;
+pub mod enumerate;
 pub mod error;
 pub mod fen;
+pub mod index;
 pub mod position;
+pub mod slice;
+pub mod subslice;
 pub mod variant;
 
-pub use error::{FenError, PositionError};
+pub use enumerate::{build_order, dependencies, summaries, SliceSummary};
+pub use error::{FenError, IndexError, PositionError, SliceError};
 pub use fen::{parse_fen, to_fen};
+pub use index::SliceIndexer;
 pub use position::{Bits, Color, Material, PieceKind, Position};
+pub use slice::{white_to_move, Slice};
+pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
 pub use variant::{International, Russian, Variant, VariantKind};

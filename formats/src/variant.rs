@@ -97,7 +97,7 @@ impl Geometry {
         let mut bits = 0;
         while s < squares {
             let rank = s as u32 / half;
-            let b = s as u32 + (rank + 1) / 2;
+            let b = s as u32 + rank.div_ceil(2);
             bit_of[s] = b as u8;
             square_of[b as usize] = s as u8;
             mask |= 1 << b;
