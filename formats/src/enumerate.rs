@@ -160,3 +160,94 @@ pub fn summaries<V: Variant>(max_pieces: u32) -> Result<Vec<SliceSummary>, Index
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{International, Russian};
+    use std::collections::HashMap;
+
+    fn slice(name: &str) -> Slice {
+        name.parse().unwrap()
+    }
+
+    fn check_order<V: Variant>(max_pieces: u32, expected_slices: usize) {
+        let order = build_order::<V>(max_pieces);
+        assert_eq!(order.len(), expected_slices);
+        let position: HashMap<Slice, usize> =
+            order.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+        assert_eq!(position.len(), order.len(), "no slice twice");
+        for (i, &s) in order.iter().enumerate() {
+            for dep in dependencies(s) {
+                assert!(position[&dep] < i, "{dep} must come before {s}");
+            }
+            if !s.is_self_mirror() {
+                let j = position[&s.mirror()];
+                assert!(j + 1 == i || i + 1 == j, "{s} and its mirror are adjacent");
+            }
+        }
+        // Solve groups start together: a slice's mirror never splits another pair.
+        let mut i = 0;
+        while i < order.len() {
+            i += if order[i].is_self_mirror() { 1 } else { 2 };
+        }
+        assert_eq!(i, order.len());
+    }
+
+    #[test]
+    fn build_order_is_topological() {
+        // Every split of the pieces into four counts with a piece on each side.
+        let count = |max: u32| -> usize {
+            (2..=max)
+                .flat_map(|p| (1..p).map(move |w| ((w + 1) * (p - w + 1)) as usize))
+                .sum()
+        };
+        check_order::<Russian>(7, count(7));
+        check_order::<International>(7, count(7));
+        assert_eq!(build_order::<Russian>(2).len(), 4);
+    }
+
+    #[test]
+    fn two_piece_dependencies() {
+        assert_eq!(dependencies(slice("0M1K-0M1K")), vec![]);
+        assert_eq!(dependencies(slice("1M0K-0M1K")), vec![slice("0M1K-0M1K")]);
+        // Capturing the last man ends the game; promoting leads to 1M0K-0M1K.
+        assert_eq!(dependencies(slice("1M0K-1M0K")), vec![slice("1M0K-0M1K")]);
+        assert_eq!(
+            successors(slice("1M0K-1M0K")),
+            vec![slice("1M0K-0M1K"), slice("1M0K-1M0K")]
+        );
+    }
+
+    #[test]
+    fn dependencies_cover_captures_and_promotions() {
+        let expected = [
+            // White promotes quietly (capturing Black's man ends the game).
+            "1M0K-0M2K",
+            // Black promotes.
+            "1M1K-0M1K",
+            // Black captures White's man, without or with promoting.
+            "0M1K-1M0K",
+            "0M1K-0M1K",
+            // Black captures White's king, without or with promoting.
+            "1M0K-1M0K",
+            "1M0K-0M1K",
+        ];
+        let mut expected: Vec<Slice> = expected.iter().map(|n| slice(n)).collect();
+        expected.sort();
+        assert_eq!(dependencies(slice("1M1K-1M0K")), expected);
+        assert_eq!(dependencies(slice("1M0K-1M1K")), expected);
+    }
+
+    #[test]
+    fn summaries_agree_with_the_indexer() {
+        let summaries = summaries::<Russian>(3).unwrap();
+        assert_eq!(summaries.len(), build_order::<Russian>(3).len());
+        let total: u64 = summaries.iter().map(|s| s.positions).sum();
+        assert_eq!(total, 3488 + 196_032);
+        for s in &summaries {
+            let sub: u64 = s.sub_slices.iter().map(|x| x.positions).sum();
+            assert_eq!(sub, s.positions);
+        }
+    }
+}
