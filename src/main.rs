@@ -20,6 +20,8 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// List the legal moves of positions.
     Moves(commands::moves::MovesArgs),
+    /// List the material slices up to a number of pieces, in build order.
+    Slices(commands::slices::SlicesArgs),
 }
 
 fn main() -> ExitCode {
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
+        Command::Slices(args) => commands::slices::run(&args),
     };
     match result {
         Ok(code) => code,

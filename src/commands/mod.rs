@@ -3,3 +3,4 @@
 pub mod input;
 pub mod moves;
 pub mod perft;
+pub mod slices;

@@ -1,0 +1,94 @@
+//! `damka slices`: lists the material slices in build order.
+
+use std::process::ExitCode;
+
+use damka_formats::{summaries, International, Russian, Slice, SliceSummary, Variant, VariantKind};
+
+/// Arguments of `damka slices`.
+#[derive(Debug, clap::Args)]
+pub struct SlicesArgs {
+    /// The variant: `russian` or `international`.
+    #[arg(long)]
+    pub variant: VariantKind,
+    /// The most pieces (both sides together) a listed slice has.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub pieces: u32,
+    /// Print one JSON object per slice and a final total object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One slice, as a line of `--json` output.
+#[derive(serde::Serialize)]
+struct SliceRecord<'a> {
+    name: Slice,
+    pieces: u32,
+    positions: u64,
+    sub_slices: usize,
+    dependencies: &'a [Slice],
+}
+
+/// The last line of `--json` output.
+#[derive(serde::Serialize)]
+struct TotalRecord {
+    total: Totals,
+}
+
+/// How many slices and positions were listed.
+#[derive(serde::Serialize)]
+struct Totals {
+    slices: usize,
+    positions: u128,
+}
+
+/// Prints every slice with at most `--pieces` pieces in build order, then
+/// `total <slices> slices <positions> positions`.
+pub fn run(args: &SlicesArgs) -> anyhow::Result<ExitCode> {
+    let list = match args.variant {
+        VariantKind::Russian => list::<Russian>(args.pieces)?,
+        VariantKind::International => list::<International>(args.pieces)?,
+    };
+    let positions: u128 = list.iter().map(|s| u128::from(s.positions)).sum();
+    for summary in &list {
+        if args.json {
+            let record = SliceRecord {
+                name: summary.slice,
+                pieces: summary.slice.pieces(),
+                positions: summary.positions,
+                sub_slices: summary.sub_slices.len(),
+                dependencies: &summary.dependencies,
+            };
+            println!("{}", serde_json::to_string(&record)?);
+        } else {
+            let dependencies: Vec<String> =
+                summary.dependencies.iter().map(|d| d.to_string()).collect();
+            println!(
+                "{:<11} {:>16} positions {:>4} sub-slices  depends on: {}",
+                summary.slice.to_string(),
+                summary.positions,
+                summary.sub_slices.len(),
+                if dependencies.is_empty() {
+                    "-".to_string()
+                } else {
+                    dependencies.join(" ")
+                }
+            );
+        }
+    }
+    if args.json {
+        let total = TotalRecord {
+            total: Totals {
+                slices: list.len(),
+                positions,
+            },
+        };
+        println!("{}", serde_json::to_string(&total)?);
+    } else {
+        println!("total {} slices {positions} positions", list.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list<V: Variant>(pieces: u32) -> anyhow::Result<Vec<SliceSummary>> {
+    Ok(summaries::<V>(pieces)?)
+}
