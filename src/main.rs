@@ -20,6 +20,12 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// List the legal moves of positions.
     Moves(commands::moves::MovesArgs),
+    /// Build tables by retrograde analysis.
+    Gen(commands::gen::GenArgs),
+    /// Value, distance and best move of positions.
+    Probe(commands::probe::ProbeArgs),
+    /// Re-derive every stored value from its successors.
+    Verify(commands::verify::VerifyArgs),
     /// List the material slices up to a number of pieces, in build order.
     Slices(commands::slices::SlicesArgs),
 }
@@ -29,6 +35,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
+        Command::Gen(args) => commands::gen::run(&args),
+        Command::Probe(args) => commands::probe::run(&args),
+        Command::Verify(args) => commands::verify::run(&args),
         Command::Slices(args) => commands::slices::run(&args),
     };
     match result {

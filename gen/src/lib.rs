@@ -1,2 +1,12 @@
-//! Damka's generator.
+//! Damka's generator: retrograde analysis of every slice up to a number of pieces,
+//! table writing, and verification of built tables.
 #![warn(missing_docs)]
+
+pub mod build;
+pub mod error;
+pub mod solve;
+pub mod verify;
+pub mod store;
+
+pub use build::{build, BuildOptions, BuildReport};
+pub use error::GenError;

@@ -19,7 +19,7 @@ pub(crate) const MAX_PATH: usize = 24;
 /// Diagonal steps in the padded bit layout: up-left, up-right, down-left,
 /// down-right (see `damka_formats::variant`).
 #[inline(always)]
-pub(crate) fn directions<V: Variant>() -> [i32; 4] {
+pub fn directions<V: Variant>() -> [i32; 4] {
     let h = V::GEOMETRY.half as i32;
     [h, h + 1, -(h + 1), -h]
 }
@@ -36,7 +36,7 @@ fn forward<V: Variant>(color: Color) -> [i32; 2] {
 
 /// The rank on which a colour's men promote.
 #[inline(always)]
-pub(crate) fn promotion_rank<V: Variant>(color: Color) -> u64 {
+pub fn promotion_rank<V: Variant>(color: Color) -> u64 {
     match color {
         Color::White => V::GEOMETRY.top_rank,
         Color::Black => V::GEOMETRY.bottom_rank,
@@ -45,7 +45,7 @@ pub(crate) fn promotion_rank<V: Variant>(color: Color) -> u64 {
 
 /// Shifts a bitboard one diagonal step; squares that leave the board vanish.
 #[inline(always)]
-pub(crate) fn shift<V: Variant>(bb: u64, d: i32) -> u64 {
+pub fn shift<V: Variant>(bb: u64, d: i32) -> u64 {
     (if d >= 0 { bb << d } else { bb >> -d }) & V::GEOMETRY.mask
 }
 

@@ -1,0 +1,31 @@
+//! Errors of generation and verification.
+
+use std::path::PathBuf;
+
+use damka_formats::IndexError;
+use damka_probe::ProbeError;
+
+/// Why a build or a verification stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    /// A dependency table could not be read.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// A slice cannot be indexed.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// A slice is too large for this machine's address space.
+    #[error("slice {0} is too large to solve in memory here")]
+    TooLarge(String),
+    /// Writing a table failed.
+    #[error("cannot write {path}: {message}")]
+    Write {
+        /// The file being written.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+    /// `--slice` named something that is not a slice of this build.
+    #[error("{0}")]
+    Usage(String),
+}

@@ -1,0 +1,376 @@
+//! Retrograde analysis of one solve group: a slice and its mirror, solved together.
+//!
+//! # Order
+//!
+//! Blocks (one men placement, all king placements) are solved by sub-slice key,
+//! descending ([`damka_formats::subslice`]): a quiet man move raises the key, so it
+//! always leads to a block already solved. Captures and promotions lead to other
+//! slices, solved before the group. So inside a block only king moves stay
+//! unresolved, and they lead from a block of one slice to the block of its flipped
+//! men placement in the mirror slice. That pair of blocks is one *unit*, solved as a
+//! small subgame; the units of one key run in parallel.
+//!
+//! # A unit
+//!
+//! 1. **Forward pass** (parallel): every position's moves are generated once. A
+//!    position that must capture, or whose moves all leave the unit, gets its exact
+//!    value from the successors' stored values. Otherwise the pass counts the king
+//!    moves (successors inside the unit) and keeps the best outside result: the
+//!    shortest win, whether a draw is there, and the longest loss.
+//! 2. **Backward pass** by plies, with a bucket queue: a position is finalised when
+//!    its ply comes up. A loss in `d` makes each quiet predecessor (found by
+//!    un-moving the king that just moved, and keeping only predecessors whose mover
+//!    had no capture) a win in `d + 1`. A win in `d` lowers each predecessor's
+//!    counter; at zero, with no win and no draw outside, the predecessor loses in
+//!    `max(d + 1, longest outside loss)`. Processing plies in increasing order makes
+//!    every distance exact: wins are as short and losses as long as possible.
+//! 3. Positions never finalised are draws.
+
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::Arc;
+
+use damka_formats::position::rotate;
+use damka_formats::{Bits, Color, Material, Position, Slice, SliceIndexer, Value, Variant};
+use damka_probe::movegen::{directions, shift};
+use damka_probe::{apply, generate, has_capture, Move, SliceTable};
+use rayon::prelude::*;
+
+use crate::error::GenError;
+
+/// A win has been queued for this position.
+const WIN_QUEUED: u8 = 1;
+/// A move out of the unit draws.
+const DRAW_OUTSIDE: u8 = 2;
+/// No ply queued at the end of the forward pass.
+const NOT_QUEUED: u16 = u16::MAX;
+
+/// One slice of the group being solved, with its values so far.
+pub struct Slot<V: Variant> {
+    indexer: SliceIndexer<V>,
+    material: Material,
+    values: Vec<AtomicU16>,
+}
+
+impl<V: Variant> Slot<V> {
+    /// The solved values, one raw [`Value`] per index.
+    pub fn into_values(self) -> Vec<u16> {
+        self.values.into_iter().map(AtomicU16::into_inner).collect()
+    }
+
+    /// The slice.
+    pub fn slice(&self) -> Slice {
+        self.indexer.slice()
+    }
+}
+
+/// A solve group and the tables of the slices it depends on.
+pub struct Group<V: Variant> {
+    slots: Vec<Slot<V>>,
+    external: Vec<(Material, Arc<SliceTable<V>>)>,
+}
+
+/// A pair of blocks (or one block, when a men placement is its own flip) whose
+/// positions reach each other by king moves.
+#[derive(Clone, Copy)]
+struct Unit {
+    /// `(slot, men index)` of each block.
+    blocks: [(usize, u64); 2],
+    /// 1 or 2.
+    count: usize,
+}
+
+impl<V: Variant> Group<V> {
+    /// Prepares the group of `slice` (and its mirror), given the tables of its
+    /// dependencies.
+    pub fn new(slice: Slice, dependencies: Vec<Arc<SliceTable<V>>>) -> Result<Self, GenError> {
+        let mut slices = vec![slice];
+        if !slice.is_self_mirror() {
+            slices.push(slice.mirror());
+        }
+        let mut slots = Vec::new();
+        for s in slices {
+            let indexer = SliceIndexer::new(s)?;
+            let size = usize::try_from(indexer.size()).map_err(|_| GenError::TooLarge(s.name()))?;
+            let mut values = Vec::with_capacity(size);
+            values.resize_with(size, || AtomicU16::new(0));
+            slots.push(Slot {
+                indexer,
+                material: s.material(),
+                values,
+            });
+        }
+        let external = dependencies
+            .into_iter()
+            .map(|t| (t.indexer().slice().material(), t))
+            .collect();
+        Ok(Group { slots, external })
+    }
+
+    /// Number of positions in the group.
+    pub fn positions(&self) -> u64 {
+        self.slots.iter().map(|s| s.indexer.size()).sum()
+    }
+
+    /// Solves every position; `progress` is called with the number of positions
+    /// finished after each unit.
+    pub fn solve(&self, progress: &(dyn Fn(u64) + Sync)) {
+        let keys = self.slots[0].indexer.sub_slices();
+        for sub in keys {
+            let units = self.units(sub.key);
+            units.par_iter().for_each(|unit| {
+                self.solve_unit(unit);
+                progress(unit.count as u64 * self.block_size());
+            });
+        }
+    }
+
+    /// The solved slots.
+    pub fn into_slots(self) -> Vec<Slot<V>> {
+        self.slots
+    }
+
+    fn block_size(&self) -> u64 {
+        self.slots[0].indexer.king_placements()
+    }
+
+    /// The slot of the mirror slice of slot `s`.
+    fn partner_slot(&self, s: usize) -> usize {
+        if self.slots.len() == 2 {
+            1 - s
+        } else {
+            0
+        }
+    }
+
+    /// The units of sub-slice `key`, each once.
+    fn units(&self, key: u32) -> Vec<Unit> {
+        let mut units = Vec::new();
+        for (s, slot) in self.slots.iter().enumerate() {
+            let partner = self.partner_slot(s);
+            for men in slot.indexer.men_indices(key) {
+                let flipped = self.slots[partner]
+                    .indexer
+                    .men_index(rotate::<V>(men.black_men), rotate::<V>(men.white_men));
+                let (a, b) = ((s, men.index), (partner, flipped));
+                if a < b {
+                    units.push(Unit {
+                        blocks: [a, b],
+                        count: 2,
+                    });
+                } else if a == b {
+                    units.push(Unit {
+                        blocks: [a, a],
+                        count: 1,
+                    });
+                }
+            }
+        }
+        units
+    }
+
+    /// The stored value of a position whose side to move is Black, seen from Black.
+    #[inline]
+    fn successor_value(&self, after: &Position<V>) -> Value {
+        if after.black() == 0 {
+            return Value::LOST;
+        }
+        let pos = after.flipped();
+        let material = pos.material();
+        for slot in &self.slots {
+            if slot.material == material {
+                let raw = slot.values[slot.indexer.index(&pos) as usize].load(Ordering::Relaxed);
+                return Value::from_raw(raw);
+            }
+        }
+        for (m, table) in &self.external {
+            if *m == material {
+                return table.value(&pos);
+            }
+        }
+        unreachable!("dependency table for {material:?} was not opened")
+    }
+
+    /// The position at a unit-local index.
+    #[inline]
+    fn position(&self, unit: &Unit, local: usize) -> Position<V> {
+        let k = self.block_size();
+        let (block, offset) = (local as u64 / k, local as u64 % k);
+        let (slot, men) = unit.blocks[block as usize];
+        self.slots[slot].indexer.position(men * k + offset)
+    }
+
+    /// The unit-local index of a White-to-move position of block `block`.
+    #[inline]
+    fn local(&self, unit: &Unit, block: usize, pos: &Position<V>) -> usize {
+        let k = self.block_size();
+        let (slot, men) = unit.blocks[block];
+        (self.slots[slot].indexer.index(pos) - men * k + block as u64 * k) as usize
+    }
+
+    fn solve_unit(&self, unit: &Unit) {
+        let k = self.block_size() as usize;
+        let n = k * unit.count;
+        let mut counts = vec![0u8; n];
+        let mut flags = vec![0u8; n];
+        let mut loss_floor = vec![0u16; n];
+        let mut first_ply = vec![NOT_QUEUED; n];
+        self.forward_pass(unit, &mut counts, &mut flags, &mut loss_floor, &mut first_ply);
+
+        let mut buckets: Vec<Vec<u32>> = Vec::new();
+        let push = |buckets: &mut Vec<Vec<u32>>, local: usize, ply: u16| {
+            let ply = ply as usize;
+            if buckets.len() <= ply {
+                buckets.resize_with(ply + 1, Vec::new);
+            }
+            buckets[ply].push(local as u32);
+        };
+        for (local, &ply) in first_ply.iter().enumerate() {
+            if ply != NOT_QUEUED {
+                push(&mut buckets, local, ply);
+            }
+        }
+        drop(first_ply);
+
+        let mut values = vec![0u16; n];
+        let mut ply = 0;
+        while ply < buckets.len() {
+            let items = std::mem::take(&mut buckets[ply]);
+            for &local in &items {
+                let local = local as usize;
+                if values[local] != 0 {
+                    continue;
+                }
+                values[local] = Value::decided(ply as u16).raw();
+                let block = local / k;
+                let partner = if unit.count == 2 { 1 - block } else { 0 };
+                let pos = self.position(unit, local);
+                self.for_each_predecessor(&pos, |pred| {
+                    let q = self.local(unit, partner, &pred);
+                    if values[q] != 0 {
+                        return;
+                    }
+                    if ply % 2 == 0 {
+                        flags[q] |= WIN_QUEUED;
+                        push(&mut buckets, q, ply as u16 + 1);
+                    } else {
+                        counts[q] -= 1;
+                        if counts[q] == 0 && flags[q] & (WIN_QUEUED | DRAW_OUTSIDE) == 0 {
+                            push(&mut buckets, q, (ply as u16 + 1).max(loss_floor[q]));
+                        }
+                    }
+                });
+            }
+            ply += 1;
+        }
+        for (local, &raw) in values.iter().enumerate() {
+            let (slot, men) = unit.blocks[local / k];
+            let index = men as usize * k + local % k;
+            self.slots[slot].values[index].store(raw, Ordering::Relaxed);
+        }
+    }
+
+    /// The forward pass of a unit (see the module docs), in parallel chunks.
+    fn forward_pass(
+        &self,
+        unit: &Unit,
+        counts: &mut [u8],
+        flags: &mut [u8],
+        loss_floor: &mut [u16],
+        first_ply: &mut [u16],
+    ) {
+        const CHUNK: usize = 4096;
+        counts
+            .par_chunks_mut(CHUNK)
+            .zip(flags.par_chunks_mut(CHUNK))
+            .zip(loss_floor.par_chunks_mut(CHUNK))
+            .zip(first_ply.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(chunk, (((counts, flags), loss_floor), first_ply))| {
+                let mut moves: Vec<Move> = Vec::with_capacity(64);
+                for i in 0..counts.len() {
+                    let pos = self.position(unit, chunk * CHUNK + i);
+                    let outcome = self.examine(&pos, &mut moves);
+                    counts[i] = outcome.king_moves;
+                    loss_floor[i] = outcome.longest_loss;
+                    if outcome.draw {
+                        flags[i] |= DRAW_OUTSIDE;
+                    }
+                    if let Some(win) = outcome.shortest_win {
+                        flags[i] |= WIN_QUEUED;
+                        first_ply[i] = win;
+                    } else if outcome.king_moves == 0 && !outcome.draw {
+                        first_ply[i] = outcome.longest_loss;
+                    }
+                }
+            });
+    }
+
+    /// Generates the moves of `pos` and sorts them into king moves inside the unit
+    /// and results outside it.
+    #[inline]
+    fn examine(&self, pos: &Position<V>, moves: &mut Vec<Move>) -> Outcome {
+        generate(pos, moves);
+        let mut outcome = Outcome {
+            king_moves: 0,
+            shortest_win: None,
+            draw: false,
+            longest_loss: 0,
+        };
+        let kings = pos.kings();
+        for mv in moves.iter() {
+            if !mv.is_capture() && kings >> mv.from_bit() & 1 != 0 {
+                outcome.king_moves += 1;
+                continue;
+            }
+            let value = self.successor_value(&apply(pos, mv)).back();
+            match value.dtw() {
+                None => outcome.draw = true,
+                Some(d) if d % 2 == 1 => {
+                    outcome.shortest_win = Some(outcome.shortest_win.map_or(d, |w| w.min(d)))
+                }
+                Some(d) => outcome.longest_loss = outcome.longest_loss.max(d),
+            }
+        }
+        outcome
+    }
+
+    /// Calls `f` with every position that reaches `pos` by a quiet king move of the
+    /// side that just moved, whose mover had no capture. `pos` has White to move;
+    /// the predecessors are White-to-move positions of the mirror slice.
+    #[inline]
+    fn for_each_predecessor(&self, pos: &Position<V>, mut f: impl FnMut(Position<V>)) {
+        let after = pos.flipped();
+        let (white, black, kings) = (after.white(), after.black(), after.kings());
+        let empty = after.empty();
+        for king in Bits(white & kings) {
+            let from = 1u64 << king;
+            for d in directions::<V>() {
+                let mut s = shift::<V>(from, d);
+                while s & empty != 0 {
+                    let before = Position::from_bitboards_unchecked(
+                        white & !from | s,
+                        black,
+                        kings & !from | s,
+                        Color::White,
+                    );
+                    if !has_capture(&before) {
+                        f(before);
+                    }
+                    s = shift::<V>(s, d);
+                }
+            }
+        }
+    }
+}
+
+/// What the forward pass learns about one position.
+struct Outcome {
+    /// Legal king moves, which stay inside the unit (0 for a capture position).
+    king_moves: u8,
+    /// The shortest win by a move leaving the unit.
+    shortest_win: Option<u16>,
+    /// Whether a move leaving the unit draws.
+    draw: bool,
+    /// The longest loss by a move leaving the unit (0 if none).
+    longest_loss: u16,
+}

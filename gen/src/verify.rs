@@ -1,0 +1,144 @@
+//! Verification: every stored value re-derived from its successors with the move
+//! generator.
+//!
+//! A position with no legal move must be a loss in 0; any other must hold the best
+//! of its successors' values one ply back. This local check is complete: by
+//! induction on the claimed distance, every stored win or loss that passes is
+//! true, so a true win or loss can be neither missed nor stored with a wrong
+//! distance, and a stored draw is a true draw.
+
+use std::path::Path;
+
+use damka_formats::table::EXTENSION;
+use damka_formats::{Position, Slice, Value, Variant};
+use damka_probe::{apply, generate, Tablebase};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::error::GenError;
+
+/// A position whose stored value is not the one its successors give.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    /// Its slice.
+    pub slice: Slice,
+    /// The position, White to move.
+    pub fen: String,
+    /// What the table holds.
+    pub stored: Value,
+    /// What the successors give.
+    pub expected: Value,
+}
+
+/// What a verification found.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyReport {
+    /// Tables checked.
+    pub tables: usize,
+    /// Positions checked.
+    pub positions: u64,
+    /// Positions whose value is wrong.
+    pub mismatches: u64,
+    /// The first few mismatches.
+    pub examples: Vec<Mismatch>,
+}
+
+/// Most mismatches kept as examples.
+const EXAMPLES: usize = 10;
+
+/// The slices that have a table file in `dir`, smallest first.
+pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        GenError::Usage(format!("cannot read table directory {}: {e}", dir.display()))
+    })?;
+    let mut slices = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+            continue;
+        }
+        if let Some(slice) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<Slice>().ok())
+        {
+            slices.push(slice);
+        }
+    }
+    slices.sort_by_key(|s| (s.pieces(), s.men(), *s));
+    Ok(slices)
+}
+
+/// The value `pos` must have, from its successors.
+pub fn expected_value<V: Variant>(
+    tablebase: &Tablebase<V>,
+    pos: &Position<V>,
+) -> Result<Value, GenError> {
+    let mut moves = Vec::new();
+    generate(pos, &mut moves);
+    let mut best: Option<Value> = None;
+    for mv in &moves {
+        let value = tablebase.probe_value(&apply(pos, mv))?.back();
+        if best.is_none_or(|b| value.better_than(b)) {
+            best = Some(value);
+        }
+    }
+    Ok(best.unwrap_or(Value::LOST))
+}
+
+/// Verifies every table of variant `V` under `root`.
+pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenError> {
+    let tablebase = Tablebase::<V>::new(root);
+    let slices = tables_in(tablebase.dir())?;
+    let mut report = VerifyReport::default();
+    for slice in slices {
+        let table = tablebase.slice_table(slice)?;
+        let size = table.indexer().size();
+        let bar = if quiet {
+            ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden())
+        } else {
+            ProgressBar::new(size)
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}")
+                .expect("valid progress template"),
+        );
+        bar.set_prefix(slice.name());
+        const CHUNK: u64 = 1 << 14;
+        let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| -> Result<(u64, Vec<Mismatch>), GenError> {
+                let mut bad = 0;
+                let mut examples = Vec::new();
+                let end = ((c + 1) * CHUNK).min(size);
+                for index in c * CHUNK..end {
+                    let pos = table.indexer().position(index);
+                    let stored = table.table().get(index);
+                    let expected = expected_value(&tablebase, &pos)?;
+                    if stored != expected {
+                        bad += 1;
+                        if examples.len() < EXAMPLES {
+                            examples.push(Mismatch {
+                                slice,
+                                fen: pos.to_string(),
+                                stored,
+                                expected,
+                            });
+                        }
+                    }
+                }
+                bar.inc(end - c * CHUNK);
+                Ok((bad, examples))
+            })
+            .collect::<Result<_, _>>()?;
+        bar.finish_and_clear();
+        report.tables += 1;
+        report.positions += size;
+        for (bad, examples) in chunks {
+            report.mismatches += bad;
+            let room = EXAMPLES.saturating_sub(report.examples.len());
+            report.examples.extend(examples.into_iter().take(room));
+        }
+    }
+    Ok(report)
+}

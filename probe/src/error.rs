@@ -1,0 +1,55 @@
+//! What can go wrong when probing.
+
+use std::path::PathBuf;
+
+use damka_formats::VariantKind;
+
+/// Why a probe has no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeError {
+    /// The table a position needs is not in the directory.
+    #[error("missing table {slice} (looked for {path})")]
+    MissingTable {
+        /// The slice's name.
+        slice: String,
+        /// Where the file was expected.
+        path: PathBuf,
+    },
+    /// A table file failed a check: truncated, bad checksum, wrong version.
+    #[error("corrupt table {path}: {reason}")]
+    CorruptTable {
+        /// The file.
+        path: PathBuf,
+        /// What check failed.
+        reason: String,
+    },
+    /// A table file of the other variant.
+    #[error("table {path} is for {found}, not {expected}")]
+    WrongVariant {
+        /// The file.
+        path: PathBuf,
+        /// The variant probed.
+        expected: VariantKind,
+        /// The variant the file holds.
+        found: VariantKind,
+    },
+    /// More pieces than the tables cover.
+    #[error("position has {pieces} pieces; the tables cover at most {max}")]
+    NotCovered {
+        /// Pieces in the position.
+        pieces: u32,
+        /// Most pieces the tables cover.
+        max: u32,
+    },
+    /// The position cannot arise: the side that just moved has no pieces.
+    #[error("invalid position: {0}")]
+    InvalidPosition(String),
+    /// The operating system refused to read a file.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+}

@@ -1,0 +1,72 @@
+//! `damka gen`: builds tables by retrograde analysis.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use damka_formats::{International, Russian, Slice, Variant, VariantKind};
+use damka_gen::{build, BuildOptions};
+
+/// Arguments of `damka gen`.
+#[derive(Debug, clap::Args)]
+pub struct GenArgs {
+    /// The variant: `russian` or `international`.
+    #[arg(long)]
+    pub variant: VariantKind,
+    /// Build every slice with at most this many pieces.
+    #[arg(long)]
+    pub pieces: u32,
+    /// The tables' root directory (a variant's tables go to `<dir>/<variant>/`).
+    #[arg(long, default_value = "tables")]
+    pub dir: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Build only this slice and its mirror, e.g. `0M3K-0M1K`; its dependencies
+    /// must already be built.
+    #[arg(long)]
+    pub slice: Option<Slice>,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Builds the requested tables and prints what was done.
+pub fn run(args: &GenArgs) -> anyhow::Result<ExitCode> {
+    super::set_threads(args.threads)?;
+    match args.variant {
+        VariantKind::Russian => run_variant::<Russian>(args),
+        VariantKind::International => run_variant::<International>(args),
+    }
+}
+
+fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
+    let options = BuildOptions {
+        root: args.dir.clone(),
+        max_pieces: args.pieces,
+        only: args.slice,
+        quiet: args.quiet,
+    };
+    let report = build::<V>(&options).context("generation failed")?;
+    for group in &report.built {
+        let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
+        let seconds = group.elapsed.as_secs_f64();
+        println!(
+            "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s",
+            names.join(" "),
+            group.positions,
+            seconds,
+            group.positions as f64 / seconds.max(1e-9)
+        );
+    }
+    let seconds = report.elapsed().as_secs_f64();
+    println!(
+        "total {} groups {} positions in {:.2} s ({:.0} positions/s); {} slices already present",
+        report.built.len(),
+        report.positions(),
+        seconds,
+        report.positions() as f64 / seconds.max(1e-9),
+        report.skipped
+    );
+    Ok(ExitCode::SUCCESS)
+}
