@@ -13,6 +13,8 @@ pub mod index;
 pub mod position;
 pub mod slice;
 pub mod subslice;
+pub mod table;
+pub mod value;
 pub mod variant;
 
 pub use enumerate::{build_order, dependencies, summaries, SliceSummary};
@@ -22,4 +24,5 @@ pub use index::SliceIndexer;
 pub use position::{Bits, Color, Material, PieceKind, Position};
 pub use slice::{white_to_move, Slice};
 pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
+pub use value::{Value, Wdl};
 pub use variant::{International, Russian, Variant, VariantKind};
