@@ -11,7 +11,12 @@ fn damka(args: &[&str], stdin: &str) -> (String, String, bool) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -26,7 +31,15 @@ fn perft_prints_one_line_per_depth() {
     assert!(ok);
     assert_eq!(out, "perft 1 7\nperft 2 49\nperft 3 302\n");
     let (out, _, ok) = damka(
-        &["perft", "--variant", "international", "--depth", "2", "--fen", "W:W6,7,8,9,10:B41,42,43,44,45"],
+        &[
+            "perft",
+            "--variant",
+            "international",
+            "--depth",
+            "2",
+            "--fen",
+            "W:W6,7,8,9,10:B41,42,43,44,45",
+        ],
         "",
     );
     assert!(ok);
@@ -35,14 +48,28 @@ fn perft_prints_one_line_per_depth() {
 
 #[test]
 fn perft_rejects_a_bad_fen() {
-    let (_, err, ok) = damka(&["perft", "--variant", "russian", "--depth", "1", "--fen", "W:Wz9:B"], "");
+    let (_, err, ok) = damka(
+        &[
+            "perft",
+            "--variant",
+            "russian",
+            "--depth",
+            "1",
+            "--fen",
+            "W:Wz9:B",
+        ],
+        "",
+    );
     assert!(!ok);
     assert!(err.contains("unknown square `z9`"), "{err}");
 }
 
 #[test]
 fn moves_json_has_the_documented_shape() {
-    let (out, _, ok) = damka(&["moves", "--variant", "russian", "--json", "W:Wb6:Bc7,f6"], "");
+    let (out, _, ok) = damka(
+        &["moves", "--variant", "russian", "--json", "W:Wb6:Bc7,f6"],
+        "",
+    );
     assert!(ok);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["fen"], "W:Wb6:Bc7,f6");
@@ -61,7 +88,10 @@ fn moves_from_stdin_pairs_every_line_and_fails_on_a_bad_one() {
     let input = "W:W32:B1\nnonsense\nB:W50:BK1\n";
     let (out, err, ok) = damka(&["moves", "--variant", "international", "--json"], input);
     assert!(!ok, "a bad line makes the exit status non-zero");
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["moves"].as_array().unwrap().len(), 2);
     assert_eq!(lines[1]["fen"], "nonsense");

@@ -15,7 +15,10 @@ use damka_probe::{apply, legal_moves, Tablebase};
 fn all_positions<V: Variant>(max_pieces: usize, kings_only: bool) -> Vec<Position<V>> {
     let squares = V::GEOMETRY.squares;
     let kinds: &[(Color, PieceKind)] = if kings_only {
-        &[(Color::White, PieceKind::King), (Color::Black, PieceKind::King)]
+        &[
+            (Color::White, PieceKind::King),
+            (Color::Black, PieceKind::King),
+        ]
     } else {
         &[
             (Color::White, PieceKind::Man),
@@ -96,16 +99,20 @@ fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>, Va
             let decided = if d % 2 == 1 {
                 succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1))
             } else {
-                succ.iter().all(|s| {
-                    successor_dtw(&dtw, s).is_some_and(|x| x % 2 == 1 && x < d)
-                }) && (succ.is_empty()
-                    || succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1)))
+                succ.iter()
+                    .all(|s| successor_dtw(&dtw, s).is_some_and(|x| x % 2 == 1 && x < d))
+                    && (succ.is_empty()
+                        || succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1)))
             };
             if decided {
                 found.push(i);
             }
         }
-        quiet_rounds = if found.is_empty() { quiet_rounds + 1 } else { 0 };
+        quiet_rounds = if found.is_empty() {
+            quiet_rounds + 1
+        } else {
+            0
+        };
         for i in found {
             dtw[i] = Some(d);
         }

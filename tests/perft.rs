@@ -6,7 +6,8 @@
 use damka_formats::{International, Position, Russian, Variant};
 use damka_probe::perft;
 
-const RUSSIAN_START: &str = "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8";
+const RUSSIAN_START: &str =
+    "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8";
 const RUSSIAN: [u64; 13] = [
     7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444,
     2673979569,

@@ -37,7 +37,11 @@ fn positions<V: Variant>(max: usize) -> impl Strategy<Value = Position<V>> {
                 };
                 pieces.push((color, kind, square));
             }
-            let side = if white_to_move { Color::White } else { Color::Black };
+            let side = if white_to_move {
+                Color::White
+            } else {
+                Color::Black
+            };
             Position::from_pieces(side, pieces).unwrap()
         })
 }
@@ -57,9 +61,8 @@ fn route_obeys_turkish_strike<V: Variant>(pos: &Position<V>, route: &[u8], captu
     let half = g.half as i32;
     for leg in route.windows(2) {
         let (a, b) = (leg[0] as i32, leg[1] as i32);
-        let step = [half, half + 1, -(half + 1), -half]
-            .into_iter()
-            .find(|&d| (b - a) % d == 0 && (b - a) / d > 0 && {
+        let step = [half, half + 1, -(half + 1), -half].into_iter().find(|&d| {
+            (b - a) % d == 0 && (b - a) / d > 0 && {
                 let mut s = a;
                 let mut ok = true;
                 while s != b {
@@ -67,7 +70,8 @@ fn route_obeys_turkish_strike<V: Variant>(pos: &Position<V>, route: &[u8], captu
                     ok &= s >= 0 && g.mask >> s & 1 == 1;
                 }
                 ok
-            });
+            }
+        });
         let Some(d) = step else { return false };
         let mut victims = 0;
         let mut s = a + d;
@@ -106,7 +110,13 @@ fn check_position<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     let before = pos.material();
     for mv in legal_moves(pos) {
         let after = apply(pos, &mv);
-        prop_assert!(Position::<V>::from_bitboards(after.white(), after.black(), after.kings(), after.side()).is_ok());
+        prop_assert!(Position::<V>::from_bitboards(
+            after.white(),
+            after.black(),
+            after.kings(),
+            after.side()
+        )
+        .is_ok());
         let m = after.material();
         let captured = mv.captured().count_ones();
         let (own_before, opp_before, own_after, opp_after) = match pos.side() {

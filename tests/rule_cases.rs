@@ -45,7 +45,10 @@ fn check_case<V: Variant>(case: &Value) {
             (
                 V::square_name(mv.from_square::<V>()),
                 V::square_name(mv.to_square::<V>()),
-                mv.captured_squares::<V>().into_iter().map(V::square_name).collect(),
+                mv.captured_squares::<V>()
+                    .into_iter()
+                    .map(V::square_name)
+                    .collect(),
                 apply(&pos, mv).to_string(),
             )
         })
@@ -56,13 +59,18 @@ fn check_case<V: Variant>(case: &Value) {
         let route = path(&pos, mv);
         assert_eq!(route.first(), Some(&mv.from_square::<V>()));
         assert_eq!(route.last(), Some(&mv.to_square::<V>()));
-        assert_eq!(route.len(), mv.captured().count_ones() as usize + 1, "one landing per capture");
+        assert_eq!(
+            route.len(),
+            mv.captured().count_ones() as usize + 1,
+            "one landing per capture"
+        );
     }
 }
 
 #[test]
 fn every_reference_rule_case_matches() {
-    let text = std::fs::read_to_string(reference_path()).expect("shared/reference is beside the repository");
+    let text = std::fs::read_to_string(reference_path())
+        .expect("shared/reference is beside the repository");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).unwrap();

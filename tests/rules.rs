@@ -8,7 +8,10 @@ use damka_probe::{apply, legal_moves, notation};
 /// The legal moves of `fen` in the variant's notation, as a sorted set.
 fn moves<V: Variant>(fen: &str) -> BTreeSet<String> {
     let pos: Position<V> = fen.parse().unwrap();
-    legal_moves(&pos).iter().map(|mv| notation(&pos, mv)).collect()
+    legal_moves(&pos)
+        .iter()
+        .map(|mv| notation(&pos, mv))
+        .collect()
 }
 
 fn set(items: &[&str]) -> BTreeSet<String> {
@@ -28,7 +31,10 @@ fn a_man_moves_one_square_diagonally_forward() {
     assert_eq!(moves::<Russian>("W:Wc3:Bh8"), set(&["c3-b4", "c3-d4"]));
     assert_eq!(moves::<Russian>("B:Wh2:Bd6"), set(&["d6-c5", "d6-e5"]));
     assert_eq!(moves::<International>("W:W28:B1"), set(&["28-22", "28-23"]));
-    assert_eq!(moves::<International>("B:W50:B23"), set(&["23-28", "23-29"]));
+    assert_eq!(
+        moves::<International>("B:W50:B23"),
+        set(&["23-28", "23-29"])
+    );
 }
 
 #[test]
@@ -113,7 +119,10 @@ fn a_side_with_no_legal_move_has_no_moves() {
 #[test]
 fn russian_free_choice_of_capture() {
     // Taking two pieces is not compulsory in Russian draughts.
-    assert_eq!(moves::<Russian>("W:We3:Bd4,f4,b6"), set(&["e3:c5:a7", "e3:g5"]));
+    assert_eq!(
+        moves::<Russian>("W:We3:Bd4,f4,b6"),
+        set(&["e3:c5:a7", "e3:g5"])
+    );
 }
 
 #[test]
@@ -128,7 +137,10 @@ fn russian_promotion_during_a_capture_continues_as_a_king() {
 fn promotion_by_a_quiet_move_ends_the_move() {
     let pos: Position<Russian> = "W:Wc7:Bf6".parse().unwrap();
     let list = legal_moves(&pos);
-    let to_d8 = list.iter().find(|mv| notation(&pos, mv) == "c7-d8").unwrap();
+    let to_d8 = list
+        .iter()
+        .find(|mv| notation(&pos, mv) == "c7-d8")
+        .unwrap();
     let after = apply(&pos, to_d8);
     assert_eq!(after.to_string(), "B:WKd8:Bf6");
     let d8 = Russian::parse_square("d8").unwrap();
@@ -144,7 +156,10 @@ fn international_majority_rule() {
 #[test]
 fn international_kings_and_men_count_the_same() {
     // One king or two men: the two men must be taken.
-    assert_eq!(moves::<International>("W:W28:BK22,23,13"), set(&["28x19x8"]));
+    assert_eq!(
+        moves::<International>("W:W28:BK22,23,13"),
+        set(&["28x19x8"])
+    );
 }
 
 #[test]

@@ -180,8 +180,14 @@ mod tests {
 
     #[test]
     fn names_each_problem() {
-        assert_eq!(ru("W:Wc3,i9:B").unwrap_err(), FenError::UnknownSquare("i9".into()));
-        assert_eq!(ru("W:Wc4:B").unwrap_err(), FenError::UnknownSquare("c4".into()));
+        assert_eq!(
+            ru("W:Wc3,i9:B").unwrap_err(),
+            FenError::UnknownSquare("i9".into())
+        );
+        assert_eq!(
+            ru("W:Wc4:B").unwrap_err(),
+            FenError::UnknownSquare("c4".into())
+        );
         assert_eq!(
             ru("W:Wc3:Bc3").unwrap_err(),
             FenError::Position(PositionError::Occupied("c3".into()))
@@ -202,13 +208,28 @@ mod tests {
             intl("W:W6-26:B").unwrap_err(),
             FenError::Position(PositionError::TooManyPieces { count: 21, .. })
         ));
-        assert_eq!(ru("W:Wc3").unwrap_err(), FenError::MissingSide(Color::Black));
-        assert_eq!(ru("W:Wc3,,e3:B").unwrap_err(), FenError::EmptyEntry(Color::White));
-        assert_eq!(ru("W:Wc3:Wd4:B").unwrap_err(), FenError::DuplicateSide(Color::White));
+        assert_eq!(
+            ru("W:Wc3").unwrap_err(),
+            FenError::MissingSide(Color::Black)
+        );
+        assert_eq!(
+            ru("W:Wc3,,e3:B").unwrap_err(),
+            FenError::EmptyEntry(Color::White)
+        );
+        assert_eq!(
+            ru("W:Wc3:Wd4:B").unwrap_err(),
+            FenError::DuplicateSide(Color::White)
+        );
         assert!(matches!(ru("hello").unwrap_err(), FenError::Malformed(_)));
         assert!(matches!(ru("").unwrap_err(), FenError::Malformed(_)));
         assert!(matches!(ru("W:Xc3:B").unwrap_err(), FenError::Malformed(_)));
-        assert!(matches!(ru("[FEN \"W:Wc3:B\"").unwrap_err(), FenError::Malformed(_)));
-        assert_eq!(ru("W:Wa1-c3:B").unwrap_err(), FenError::UnknownSquare("a1-c3".into()));
+        assert!(matches!(
+            ru("[FEN \"W:Wc3:B\"").unwrap_err(),
+            FenError::Malformed(_)
+        ));
+        assert_eq!(
+            ru("W:Wa1-c3:B").unwrap_err(),
+            FenError::UnknownSquare("a1-c3".into())
+        );
     }
 }

@@ -235,16 +235,28 @@ mod tests {
     #[test]
     fn damage_is_detected() {
         let (header, file) = sample();
-        assert!(matches!(TableHeader::decode(&file[..10]), Err(TableFormatError::Truncated(_))));
+        assert!(matches!(
+            TableHeader::decode(&file[..10]),
+            Err(TableFormatError::Truncated(_))
+        ));
         let mut bad = file.clone();
         bad[0] = b'X';
         assert_eq!(TableHeader::decode(&bad), Err(TableFormatError::BadMagic));
         let mut bad = file.clone();
         bad[17] ^= 1;
-        assert_eq!(TableHeader::decode(&bad), Err(TableFormatError::CorruptHeader));
+        assert_eq!(
+            TableHeader::decode(&bad),
+            Err(TableFormatError::CorruptHeader)
+        );
         let mut bad = file.clone();
         bad[100] ^= 1;
-        assert_eq!(header.check_payload(&bad), Err(TableFormatError::CorruptPayload));
-        assert!(matches!(header.check_payload(&file[..150]), Err(TableFormatError::Truncated(_))));
+        assert_eq!(
+            header.check_payload(&bad),
+            Err(TableFormatError::CorruptPayload)
+        );
+        assert!(matches!(
+            header.check_payload(&file[..150]),
+            Err(TableFormatError::Truncated(_))
+        ));
     }
 }

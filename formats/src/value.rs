@@ -149,7 +149,12 @@ mod tests {
             Value::decided(1),
         ];
         for pair in order.windows(2) {
-            assert!(pair[1].better_than(pair[0]), "{:?} > {:?}", pair[1], pair[0]);
+            assert!(
+                pair[1].better_than(pair[0]),
+                "{:?} > {:?}",
+                pair[1],
+                pair[0]
+            );
             assert!(!pair[0].better_than(pair[1]));
         }
     }

@@ -5,8 +5,8 @@
 pub mod build;
 pub mod error;
 pub mod solve;
-pub mod verify;
 pub mod store;
+pub mod verify;
 
 pub use build::{build, BuildOptions, BuildReport};
 pub use error::GenError;

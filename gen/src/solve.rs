@@ -214,7 +214,13 @@ impl<V: Variant> Group<V> {
         let mut flags = vec![0u8; n];
         let mut loss_floor = vec![0u16; n];
         let mut first_ply = vec![NOT_QUEUED; n];
-        self.forward_pass(unit, &mut counts, &mut flags, &mut loss_floor, &mut first_ply);
+        self.forward_pass(
+            unit,
+            &mut counts,
+            &mut flags,
+            &mut loss_floor,
+            &mut first_ply,
+        );
 
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         let push = |buckets: &mut Vec<Vec<u32>>, local: usize, ply: u16| {

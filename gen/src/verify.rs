@@ -49,7 +49,10 @@ const EXAMPLES: usize = 10;
 /// The slices that have a table file in `dir`, smallest first.
 pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        GenError::Usage(format!("cannot read table directory {}: {e}", dir.display()))
+        GenError::Usage(format!(
+            "cannot read table directory {}: {e}",
+            dir.display()
+        ))
     })?;
     let mut slices = Vec::new();
     for entry in entries.flatten() {
@@ -100,8 +103,10 @@ pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenE
             ProgressBar::new(size)
         };
         bar.set_style(
-            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}")
-                .expect("valid progress template"),
+            ProgressStyle::with_template(
+                "{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}",
+            )
+            .expect("valid progress template"),
         );
         bar.set_prefix(slice.name());
         const CHUNK: u64 = 1 << 14;

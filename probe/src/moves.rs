@@ -114,7 +114,9 @@ pub fn path<V: Variant>(pos: &Position<V>, mv: &Move) -> Vec<usize> {
             }
         });
     }
-    bits.iter().map(|&b| g.square_of[b as usize] as usize).collect()
+    bits.iter()
+        .map(|&b| g.square_of[b as usize] as usize)
+        .collect()
 }
 
 /// The move in the variant's notation: `c3-d4`, `c3:e5:g3` (Russian) or `32-28`,
@@ -161,7 +163,8 @@ pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, Mov
     }
     let mut squares = Vec::with_capacity(parts.len());
     for part in &parts {
-        let s = V::parse_square(part).ok_or_else(|| MoveParseError::UnknownSquare(part.to_string()))?;
+        let s =
+            V::parse_square(part).ok_or_else(|| MoveParseError::UnknownSquare(part.to_string()))?;
         squares.push(V::GEOMETRY.bit_of[s]);
     }
     let legal = {

@@ -56,10 +56,7 @@ fn run_variant<V: Variant>(args: &MovesArgs) -> ExitCode {
                 let moves = legal_moves(&pos);
                 if args.json {
                     let list: Vec<MoveJson> = moves.iter().map(|mv| move_json(&pos, mv)).collect();
-                    println!(
-                        "{}",
-                        serde_json::json!({"fen": input.text, "moves": list})
-                    );
+                    println!("{}", serde_json::json!({"fen": input.text, "moves": list}));
                 } else {
                     println!("{pos} ({} moves)", moves.len());
                     for mv in &moves {

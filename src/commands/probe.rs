@@ -94,7 +94,10 @@ fn run_variant<V: Variant>(args: &ProbeArgs) -> ExitCode {
                         Some(d) => format!(" in {d} plies"),
                         None => String::new(),
                     };
-                    let best = a.best_move.map(|m| format!(", best move {m}")).unwrap_or_default();
+                    let best = a
+                        .best_move
+                        .map(|m| format!(", best move {m}"))
+                        .unwrap_or_default();
                     println!("{}: {}{distance}{best}", input.text, a.value.wdl());
                     if args.pv {
                         println!("  pv: {}", a.pv.join(" "));
