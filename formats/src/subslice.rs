@@ -37,17 +37,21 @@ pub fn advancement<V: Variant>(white_men: u64, black_men: u64) -> u32 {
     advancement_dense::<V>(to_dense::<V>(white_men), to_dense::<V>(black_men))
 }
 
-/// [`advancement`] of dense masks: each man counts once for every rank boundary it
-/// has crossed, a popcount per boundary.
+/// [`advancement`] of dense masks, man by man (cheaper than a popcount per rank
+/// for the few men of a slice).
 #[inline]
 fn advancement_dense<V: Variant>(white_men: u64, black_men: u64) -> u32 {
     let half = V::GEOMETRY.half;
     let mut key = 0;
-    let mut boundary = half;
-    while boundary < V::GEOMETRY.squares as u32 {
-        key += (white_men >> boundary).count_ones();
-        key += (black_men & ((1 << boundary) - 1)).count_ones();
-        boundary += half;
+    let mut rest = white_men;
+    while rest != 0 {
+        key += rest.trailing_zeros() / half;
+        rest &= rest - 1;
+    }
+    let mut rest = black_men;
+    while rest != 0 {
+        key += V::GEOMETRY.width - 1 - rest.trailing_zeros() / half;
+        rest &= rest - 1;
     }
     key
 }
