@@ -67,7 +67,7 @@ pub fn colex_rank_in(set: u64, domain: u64) -> u64 {
 /// Each member above the lowest two is the largest `c` with `C(c, i) <= rank`,
 /// found by a binary search over the whole row of the table in six fixed steps,
 /// written so that it compiles to arithmetic instead of unpredictable branches. The
-/// lowest two come from one lookup in [`PAIRS`].
+/// lowest two come from one lookup in a table of all pairs.
 #[inline]
 pub fn colex_unrank(mut rank: u64, k: u32, n: u32) -> u64 {
     debug_assert!(n <= 64 && rank < binomial(n, k));

@@ -10,12 +10,13 @@
 //!
 //! where `K` is the number of ways to place the kings once the men stand
 //! ([`SliceIndexer::king_placements`]). Each men placement is one contiguous block
-//! of `K` positions. A king move keeps the men where they are, so the only moves
-//! that stay inside the slice and cycle (king moves) stay inside one block: the
-//! generator can solve each block as a small, cache-friendly subgame, many blocks in
-//! parallel. A man move leaves the block, and the sub-slice key
-//! ([`crate::subslice`]) orders the blocks so that it always leads to one solved
-//! earlier.
+//! of `K` positions. A king move keeps the men where they are: it leads from a
+//! block of slice `S` to the block of the flipped men placement in `mirror(S)`.
+//! King moves, the only moves that can cycle, therefore stay inside such a pair of
+//! blocks, and the generator can solve each pair as a small, cache-friendly
+//! subgame, many pairs in parallel. A man move leaves the pair, and the sub-slice
+//! key ([`crate::subslice`]) orders the blocks so that it always leads to one
+//! solved earlier.
 //!
 //! ## Men
 //!
@@ -42,8 +43,11 @@
 //! White's kings are ranked among the squares the men leave, Black's among those
 //! left after White's kings. A square's rank among the free squares is a popcount of
 //! the dense mask ([`crate::dense`]) below it; the inverse selects the `r`-th free
-//! square by a short fixed-point iteration. Both directions read only the shared
-//! binomial table and a few per-slice constants: no allocation, no per-call tables.
+//! square by a short fixed-point iteration. Unranking finds each member of a set
+//! by a branch-free binary search in a row of the binomial table, the lowest two by
+//! one lookup, and divides by multiplying with precomputed reciprocals. Both
+//! directions read only shared static tables and a few per-slice constants: no
+//! allocation, no per-call tables.
 //!
 //! # Side to move and material
 //!
@@ -54,12 +58,14 @@
 //!
 //! # No kings-only symmetry
 //!
-//! In a kings-only slice the reflections in the two long diagonals (and their
-//! product, the 180° rotation) map positions to positions of equal value, so an
+//! In a kings-only slice the reflection in the long diagonal (a1–h8, 46–5), the
+//! reflection in the perpendicular diagonal (a8–h1, over light squares) and their
+//! product, the 180° rotation, map positions to positions of equal value, so an
 //! index over symmetry classes would be nearly 4 times smaller. It is not done: the
-//! squares on the diagonals are fixed points, so a hole-free index over classes
-//! needs a case split per fixed-point pattern, a second indexing scheme to test and
-//! to keep fast, and it would save little. Kings-only positions are a small share of
+//! squares of the long diagonal are fixed points of its reflection, so the classes
+//! do not all have 4 members, and a hole-free index over them needs a case split
+//! per fixed-point pattern: a second indexing scheme to test and to keep fast, for
+//! little gain. Kings-only positions are a small share of
 //! every piece count, falling by about half per extra piece (measured by the test
 //! `kings_only_share_is_small` below; positions per side to move):
 //!

@@ -7,9 +7,9 @@
 //! their rank counted from Black's side (`WIDTH - 1 - rank`). It has the two
 //! properties the generator needs:
 //!
-//! - every man move, quiet or capturing, pushes one man forward, and a quiet man
-//!   move (which does not promote) raises the advancement by exactly 1. A capture
-//!   or a promotion leaves the slice anyway;
+//! - a quiet man move steps one man one rank forward, so if it does not promote
+//!   it raises the advancement by exactly 1. Captures and promotions change the
+//!   material, so they lead out of the slice and its mirror anyway;
 //! - the colour flip maps a White man on rank `r` to a Black man on rank
 //!   `WIDTH - 1 - r`, which has the same advancement, so a slice and its mirror use
 //!   the same keys.
@@ -18,8 +18,7 @@
 //! key `k + 1` in `mirror(S)`. Solving a slice and its mirror together, sub-slice by
 //! sub-slice in *descending* key order, every quiet man move therefore leads to a
 //! sub-slice already solved. Within a sub-slice only king moves stay inside, and
-//! they keep the men (and so the men index, the block of
-//! [`crate::index`]) unchanged.
+//! they keep the men where they are (the block pairs of [`crate::index`]).
 //!
 //! The men indices of one key are scattered over the slice; [`MenIndices`] finds
 //! them by a depth-first search that prunes on the advancement still reachable, so

@@ -13,7 +13,7 @@
 //!
 //! With that padding every diagonal step is a constant shift, whatever the rank:
 //! up-left `+H`, up-right `+H + 1`, down-left `-(H + 1)`, down-right `-H`. A step
-//! off the board lands on a ghost bit or outside [`Variant::MASK`], so a shift and a
+//! off the board lands on a ghost bit or outside [`Geometry::mask`], so a shift and a
 //! mask are all a move generator needs. Rotating the board by 180° maps bit `b` to
 //! `BITS - 1 - b`, which is a bit reversal.
 
