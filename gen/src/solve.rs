@@ -31,8 +31,10 @@ use std::sync::Arc;
 
 use damka_formats::position::rotate;
 use damka_formats::{Bits, Color, Material, Position, Slice, SliceIndexer, Value, Variant};
-use damka_probe::movegen::{directions, shift};
-use damka_probe::{apply, generate, has_capture, Move, SliceTable};
+use damka_probe::movegen::{
+    count_king_moves, directions, generate_captures, generate_man_moves, shift,
+};
+use damka_probe::{apply, Move, SliceTable};
 use rayon::prelude::*;
 
 use crate::error::GenError;
@@ -41,6 +43,8 @@ use crate::error::GenError;
 const WIN_QUEUED: u8 = 1;
 /// A move out of the unit draws.
 const DRAW_OUTSIDE: u8 = 2;
+/// The side to move must capture: no quiet move, so no predecessor by a quiet move.
+const CAPTURE: u8 = 4;
 /// No ply queued at the end of the forward pass.
 const NOT_QUEUED: u16 = u16::MAX;
 
@@ -210,17 +214,8 @@ impl<V: Variant> Group<V> {
     fn solve_unit(&self, unit: &Unit) {
         let k = self.block_size() as usize;
         let n = k * unit.count;
-        let mut counts = vec![0u8; n];
-        let mut flags = vec![0u8; n];
-        let mut loss_floor = vec![0u16; n];
-        let mut first_ply = vec![NOT_QUEUED; n];
-        self.forward_pass(
-            unit,
-            &mut counts,
-            &mut flags,
-            &mut loss_floor,
-            &mut first_ply,
-        );
+        let mut cells = vec![Cell::default(); n];
+        self.forward_pass(unit, &mut cells);
 
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         let push = |buckets: &mut Vec<Vec<u32>>, local: usize, ply: u16| {
@@ -230,105 +225,112 @@ impl<V: Variant> Group<V> {
             }
             buckets[ply].push(local as u32);
         };
-        for (local, &ply) in first_ply.iter().enumerate() {
-            if ply != NOT_QUEUED {
-                push(&mut buckets, local, ply);
+        for (local, cell) in cells.iter().enumerate() {
+            if cell.first_ply != NOT_QUEUED {
+                push(&mut buckets, local, cell.first_ply);
             }
         }
-        drop(first_ply);
 
-        let mut values = vec![0u16; n];
         let mut ply = 0;
         while ply < buckets.len() {
             let items = std::mem::take(&mut buckets[ply]);
             for &local in &items {
                 let local = local as usize;
-                if values[local] != 0 {
+                if cells[local].value != 0 {
                     continue;
                 }
-                values[local] = Value::decided(ply as u16).raw();
+                cells[local].value = Value::decided(ply as u16).raw();
                 let block = local / k;
                 let partner = if unit.count == 2 { 1 - block } else { 0 };
                 let pos = self.position(unit, local);
                 self.for_each_predecessor(&pos, |pred| {
                     let q = self.local(unit, partner, &pred);
-                    if values[q] != 0 {
+                    let cell = &mut cells[q];
+                    if cell.value != 0 || cell.flags & CAPTURE != 0 {
                         return;
                     }
                     if ply % 2 == 0 {
-                        flags[q] |= WIN_QUEUED;
+                        cell.flags |= WIN_QUEUED;
                         push(&mut buckets, q, ply as u16 + 1);
                     } else {
-                        counts[q] -= 1;
-                        if counts[q] == 0 && flags[q] & (WIN_QUEUED | DRAW_OUTSIDE) == 0 {
-                            push(&mut buckets, q, (ply as u16 + 1).max(loss_floor[q]));
+                        cell.count -= 1;
+                        if cell.count == 0 && cell.flags & (WIN_QUEUED | DRAW_OUTSIDE) == 0 {
+                            push(&mut buckets, q, (ply as u16 + 1).max(cell.loss_floor));
                         }
                     }
                 });
             }
             ply += 1;
         }
-        for (local, &raw) in values.iter().enumerate() {
+        for (local, cell) in cells.iter().enumerate() {
             let (slot, men) = unit.blocks[local / k];
             let index = men as usize * k + local % k;
-            self.slots[slot].values[index].store(raw, Ordering::Relaxed);
+            self.slots[slot].values[index].store(cell.value, Ordering::Relaxed);
         }
     }
 
     /// The forward pass of a unit (see the module docs), in parallel chunks.
-    fn forward_pass(
-        &self,
-        unit: &Unit,
-        counts: &mut [u8],
-        flags: &mut [u8],
-        loss_floor: &mut [u16],
-        first_ply: &mut [u16],
-    ) {
+    fn forward_pass(&self, unit: &Unit, cells: &mut [Cell]) {
         const CHUNK: usize = 4096;
-        counts
+        let k = self.block_size() as usize;
+        cells
             .par_chunks_mut(CHUNK)
-            .zip(flags.par_chunks_mut(CHUNK))
-            .zip(loss_floor.par_chunks_mut(CHUNK))
-            .zip(first_ply.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(chunk, (((counts, flags), loss_floor), first_ply))| {
+            .for_each(|(chunk, cells)| {
                 let mut moves: Vec<Move> = Vec::with_capacity(64);
-                for i in 0..counts.len() {
-                    let pos = self.position(unit, chunk * CHUNK + i);
-                    let outcome = self.examine(&pos, &mut moves);
-                    counts[i] = outcome.king_moves;
-                    loss_floor[i] = outcome.longest_loss;
+                for (i, cell) in cells.iter_mut().enumerate() {
+                    let local = chunk * CHUNK + i;
+                    let pos = self.position(unit, local);
+                    let slot = unit.blocks[local / k].0;
+                    let outcome = self.examine(&pos, slot, &mut moves);
+                    cell.count = outcome.king_moves;
+                    cell.loss_floor = outcome.longest_loss;
                     if outcome.draw {
-                        flags[i] |= DRAW_OUTSIDE;
+                        cell.flags |= DRAW_OUTSIDE;
+                    }
+                    if outcome.capture {
+                        cell.flags |= CAPTURE;
                     }
                     if let Some(win) = outcome.shortest_win {
-                        flags[i] |= WIN_QUEUED;
-                        first_ply[i] = win;
+                        cell.flags |= WIN_QUEUED;
+                        cell.first_ply = win;
                     } else if outcome.king_moves == 0 && !outcome.draw {
-                        first_ply[i] = outcome.longest_loss;
+                        cell.first_ply = outcome.longest_loss;
                     }
                 }
             });
     }
 
-    /// Generates the moves of `pos` and sorts them into king moves inside the unit
-    /// and results outside it.
+    /// Generates the moves of `pos` (a position of slot `slot`) and sorts them into
+    /// king moves inside the unit, which are only counted, and results outside it.
     #[inline]
-    fn examine(&self, pos: &Position<V>, moves: &mut Vec<Move>) -> Outcome {
-        generate(pos, moves);
+    fn examine(&self, pos: &Position<V>, slot: usize, moves: &mut Vec<Move>) -> Outcome {
+        moves.clear();
+        generate_captures(pos, moves);
+        let capture = !moves.is_empty();
         let mut outcome = Outcome {
             king_moves: 0,
+            capture,
             shortest_win: None,
             draw: false,
             longest_loss: 0,
         };
-        let kings = pos.kings();
+        if !capture {
+            generate_man_moves(pos, moves);
+            outcome.king_moves = count_king_moves(pos) as u8;
+        }
+        let mirror = &self.slots[self.partner_slot(slot)];
         for mv in moves.iter() {
-            if !mv.is_capture() && kings >> mv.from_bit() & 1 != 0 {
-                outcome.king_moves += 1;
-                continue;
+            let after = apply(pos, mv);
+            let value = if capture || mv.is_promotion() {
+                self.successor_value(&after)
+            } else {
+                // A quiet man move keeps the material: the mirror slot, solved
+                // already for this higher sub-slice key.
+                let index = mirror.indexer.index(&after.flipped()) as usize;
+                Value::from_raw(mirror.values[index].load(Ordering::Relaxed))
             }
-            let value = self.successor_value(&apply(pos, mv)).back();
+            .back();
             match value.dtw() {
                 None => outcome.draw = true,
                 Some(d) if d % 2 == 1 => {
@@ -340,9 +342,10 @@ impl<V: Variant> Group<V> {
         outcome
     }
 
-    /// Calls `f` with every position that reaches `pos` by a quiet king move of the
-    /// side that just moved, whose mover had no capture. `pos` has White to move;
-    /// the predecessors are White-to-move positions of the mirror slice.
+    /// Calls `f` with every position that reaches `pos` by a king move of the side
+    /// that just moved. `pos` has White to move; the predecessors are White-to-move
+    /// positions of the mirror slice. The caller drops those whose mover had to
+    /// capture (the forward pass flagged them), where the king move was illegal.
     #[inline]
     fn for_each_predecessor(&self, pos: &Position<V>, mut f: impl FnMut(Position<V>)) {
         let after = pos.flipped();
@@ -359,12 +362,38 @@ impl<V: Variant> Group<V> {
                         kings & !from | s,
                         Color::White,
                     );
-                    if !has_capture(&before) {
-                        f(before);
-                    }
+                    f(before);
                     s = shift::<V>(s, d);
                 }
             }
+        }
+    }
+}
+
+/// The working state of one position of a unit, kept together so the backward
+/// pass touches one cache line per predecessor.
+#[derive(Clone, Copy)]
+struct Cell {
+    /// The final raw [`Value`], 0 until decided.
+    value: u16,
+    /// The longest loss by a move leaving the unit.
+    loss_floor: u16,
+    /// The ply at which the forward pass queued the position, or [`NOT_QUEUED`].
+    first_ply: u16,
+    /// King moves not yet known to lose for the mover.
+    count: u8,
+    /// [`WIN_QUEUED`], [`DRAW_OUTSIDE`], [`CAPTURE`].
+    flags: u8,
+}
+
+impl Default for Cell {
+    fn default() -> Cell {
+        Cell {
+            value: 0,
+            loss_floor: 0,
+            first_ply: NOT_QUEUED,
+            count: 0,
+            flags: 0,
         }
     }
 }
@@ -373,6 +402,8 @@ impl<V: Variant> Group<V> {
 struct Outcome {
     /// Legal king moves, which stay inside the unit (0 for a capture position).
     king_moves: u8,
+    /// Whether the side to move must capture.
+    capture: bool,
     /// The shortest win by a move leaving the unit.
     shortest_win: Option<u16>,
     /// Whether a move leaving the unit draws.

@@ -87,6 +87,15 @@ pub fn count_moves<V: Variant>(pos: &Position<V>, scratch: &mut Vec<Move>) -> u6
     for d in forward::<V>(pos.side()) {
         count += (shift::<V>(men, d) & empty).count_ones() as u64;
     }
+    count + count_king_moves(pos) as u64
+}
+
+/// The number of quiet king moves of the side to move (whether or not a capture
+/// makes them illegal).
+#[inline]
+pub fn count_king_moves<V: Variant>(pos: &Position<V>) -> u32 {
+    let (own, _, empty) = sides(pos);
+    let mut count = 0;
     for king in Bits(own & pos.kings()) {
         for d in directions::<V>() {
             let mut s = shift::<V>(1u64 << king, d);
@@ -124,15 +133,8 @@ pub fn has_capture<V: Variant>(pos: &Position<V>) -> bool {
 
 /// Appends the quiet (non-capturing) moves of `pos`.
 pub fn generate_quiet<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
+    generate_man_moves(pos, out);
     let (own, _, empty) = sides(pos);
-    let men = own & !pos.kings();
-    let promotion = promotion_rank::<V>(pos.side());
-    for d in forward::<V>(pos.side()) {
-        for to in Bits(shift::<V>(men, d) & empty) {
-            let from = (to as i32 - d) as u32;
-            out.push(Move::new(from, to, 0, (1u64 << to) & promotion != 0));
-        }
-    }
     for king in Bits(own & pos.kings()) {
         for d in directions::<V>() {
             let mut s = shift::<V>(1u64 << king, d);
@@ -140,6 +142,20 @@ pub fn generate_quiet<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
                 out.push(Move::new(king, s.trailing_zeros(), 0, false));
                 s = shift::<V>(s, d);
             }
+        }
+    }
+}
+
+/// Appends the quiet moves of the men of the side to move.
+#[inline]
+pub fn generate_man_moves<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
+    let (own, _, empty) = sides(pos);
+    let men = own & !pos.kings();
+    let promotion = promotion_rank::<V>(pos.side());
+    for d in forward::<V>(pos.side()) {
+        for to in Bits(shift::<V>(men, d) & empty) {
+            let from = (to as i32 - d) as u32;
+            out.push(Move::new(from, to, 0, (1u64 << to) & promotion != 0));
         }
     }
 }
