@@ -24,14 +24,17 @@ fn tables<V: Variant>(tag: &str, pieces: u32, names: &[&str]) -> Tablebase<V> {
         only: None,
         quiet: true,
     };
-    build::<V>(&options).unwrap();
+    build::<V>(&options, &mut |_| {}).unwrap();
     for name in names {
         let slice: Slice = name.parse().unwrap();
-        build::<V>(&BuildOptions {
-            max_pieces: slice.pieces(),
-            only: Some(slice),
-            ..options.clone()
-        })
+        build::<V>(
+            &BuildOptions {
+                max_pieces: slice.pieces(),
+                only: Some(slice),
+                ..options.clone()
+            },
+            &mut |_| {},
+        )
         .unwrap();
     }
     Tablebase::new(&dir)

@@ -139,14 +139,17 @@ fn cross_check<V: Variant>(max_pieces: u32, extra: &[&str], positions: Vec<Posit
         only: None,
         quiet: true,
     };
-    build::<V>(&options).unwrap();
+    build::<V>(&options, &mut |_| {}).unwrap();
     for name in extra {
         let slice: Slice = name.parse().unwrap();
-        build::<V>(&BuildOptions {
-            max_pieces: slice.pieces(),
-            only: Some(slice),
-            ..options.clone()
-        })
+        build::<V>(
+            &BuildOptions {
+                max_pieces: slice.pieces(),
+                only: Some(slice),
+                ..options.clone()
+            },
+            &mut |_| {},
+        )
         .unwrap();
     }
     let naive = naive_solve(&positions);

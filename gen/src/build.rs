@@ -68,8 +68,12 @@ fn groups(order: &[Slice]) -> Vec<Slice> {
     heads
 }
 
-/// Builds the tables `options` asks for.
-pub fn build<V: Variant>(options: &BuildOptions) -> Result<BuildReport, GenError> {
+/// Builds the tables `options` asks for, calling `on_group` as each solve group is
+/// written.
+pub fn build<V: Variant>(
+    options: &BuildOptions,
+    on_group: &mut dyn FnMut(&BuiltGroup),
+) -> Result<BuildReport, GenError> {
     let order = build_order::<V>(options.max_pieces);
     let heads = match options.only {
         Some(slice) => {
@@ -90,15 +94,21 @@ pub fn build<V: Variant>(options: &BuildOptions) -> Result<BuildReport, GenError
         .into_iter()
         .filter(|&head| !(store.contains(head) && store.contains(head.mirror())))
         .collect();
+    let building: usize = todo
+        .iter()
+        .map(|head| if head.is_self_mirror() { 1 } else { 2 })
+        .sum();
     let mut report = BuildReport {
-        skipped: order.len().saturating_sub(2 * todo.len()),
+        skipped: if options.only.is_some() {
+            0
+        } else {
+            order.len() - building
+        },
         ..BuildReport::default()
     };
-    if options.only.is_some() {
-        report.skipped = 0;
-    }
     let bars = Bars::new::<V>(options.quiet, &todo)?;
     for head in todo {
+        check_memory::<V>(head)?;
         let started = Instant::now();
         let deps = dependencies(head)
             .into_iter()
@@ -118,14 +128,41 @@ pub fn build<V: Variant>(options: &BuildOptions) -> Result<BuildReport, GenError
             store.write(slice, &slot.into_values())?;
             slices.push(slice);
         }
-        report.built.push(BuiltGroup {
+        let built = BuiltGroup {
             slices,
             positions,
             elapsed: started.elapsed(),
-        });
+        };
+        bars.multi.suspend(|| on_group(&built));
+        report.built.push(built);
     }
     bars.overall.finish_and_clear();
     Ok(report)
+}
+
+/// Fails early, with a clear message, when a group cannot fit in the memory the
+/// system reports as available (Linux `MemAvailable`; no check elsewhere).
+fn check_memory<V: Variant>(head: Slice) -> Result<(), GenError> {
+    let needed = Group::<V>::memory_estimate(head, rayon::current_num_threads())?;
+    let Some(available) = available_memory() else {
+        return Ok(());
+    };
+    if needed > available {
+        return Err(GenError::OutOfMemory {
+            slice: head.name(),
+            needed_mib: needed >> 20,
+            available_mib: available >> 20,
+        });
+    }
+    Ok(())
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in bytes.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// The positions of the solve group headed by `head`.

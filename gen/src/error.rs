@@ -25,6 +25,18 @@ pub enum GenError {
         /// The system's message.
         message: String,
     },
+    /// Solving a group needs more memory than the machine has free.
+    #[error(
+        "solving {slice} needs about {needed_mib} MiB of memory, {available_mib} MiB are available"
+    )]
+    OutOfMemory {
+        /// The group's first slice.
+        slice: String,
+        /// The estimate.
+        needed_mib: u64,
+        /// What the system reports as available.
+        available_mib: u64,
+    },
     /// `--slice` named something that is not a slice of this build.
     #[error("{0}")]
     Usage(String),

@@ -8,5 +8,5 @@ pub mod solve;
 pub mod store;
 pub mod verify;
 
-pub use build::{build, BuildOptions, BuildReport};
+pub use build::{build, BuildOptions, BuildReport, BuiltGroup};
 pub use error::GenError;

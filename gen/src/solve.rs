@@ -110,6 +110,17 @@ impl<V: Variant> Group<V> {
         Ok(Group { slots, external })
     }
 
+    /// Bytes the solve needs at most: the group's values, plus the working cells of
+    /// one unit per thread (a unit is at most two blocks).
+    pub fn memory_estimate(slice: Slice, threads: usize) -> Result<u64, GenError> {
+        let indexer = SliceIndexer::<V>::new(slice)?;
+        let slices = if slice.is_self_mirror() { 1 } else { 2 };
+        let values = 2 * slices * indexer.size();
+        let cell = std::mem::size_of::<Cell>() as u64;
+        let units = cell * 2 * indexer.king_placements() * threads as u64;
+        Ok(values + units)
+    }
+
     /// Number of positions in the group.
     pub fn positions(&self) -> u64 {
         self.slots.iter().map(|s| s.indexer.size()).sum()

@@ -47,8 +47,7 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         only: args.slice,
         quiet: args.quiet,
     };
-    let report = build::<V>(&options).context("generation failed")?;
-    for group in &report.built {
+    let report = build::<V>(&options, &mut |group| {
         let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
         let seconds = group.elapsed.as_secs_f64();
         println!(
@@ -58,7 +57,8 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
             seconds,
             group.positions as f64 / seconds.max(1e-9)
         );
-    }
+    })
+    .context("generation failed")?;
     let seconds = report.elapsed().as_secs_f64();
     println!(
         "total {} groups {} positions in {:.2} s ({:.0} positions/s); {} slices already present",

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Long builds: every table of a variant up to N pieces, then verification, with the
+# wall time and peak memory of each step. Safe to interrupt and re-run: finished
+# tables are kept and skipped.
+#
+#   bash scripts/long-run.sh russian 6        # about 10 minutes on 2 cores
+#   bash scripts/long-run.sh russian 7        # hours; see README "Long runs"
+#   bash scripts/long-run.sh international 6  # hours; see README "Long runs"
+#
+# DIR (default ./tables) chooses the table directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant="${1:?usage: long-run.sh <russian|international> <pieces>}"
+pieces="${2:?usage: long-run.sh <russian|international> <pieces>}"
+dir="${DIR:-tables}"
+cargo build --release --quiet
+log="$dir/$variant-$pieces.log"
+mkdir -p "$dir"
+echo "building $variant up to $pieces pieces into $dir (log: $log)"
+/usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" --dir "$dir" \
+    2> >(tee "$log.time" >&2) | tee "$log"
+/usr/bin/time -v ./target/release/damka verify --variant "$variant" --dir "$dir" \
+    2> >(tee "$log.verify-time" >&2) | tee -a "$log"
+grep -E "Elapsed|Maximum resident" "$log.time" "$log.verify-time"
