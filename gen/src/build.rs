@@ -125,7 +125,8 @@ pub fn build<V: Variant>(
         let mut slices = Vec::new();
         for slot in group.into_slots() {
             let slice = slot.slice();
-            store.write(slice, &slot.into_values())?;
+            let (values, captures) = slot.into_values();
+            store.write(slice, &values, &captures)?;
             slices.push(slice);
         }
         let built = BuiltGroup {

@@ -26,9 +26,10 @@
 //!    every distance exact: wins are as short and losses as long as possible.
 //! 3. Positions never finalised are draws.
 
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use bitvec::vec::BitVec;
 use damka_formats::position::rotate;
 use damka_formats::{Bits, Color, Material, Position, Slice, SliceIndexer, Value, Variant};
 use damka_probe::movegen::{
@@ -53,12 +54,24 @@ pub struct Slot<V: Variant> {
     indexer: SliceIndexer<V>,
     material: Material,
     values: Vec<AtomicU16>,
+    /// One bit per index: the side to move must capture (the table format may
+    /// treat these values as don't-care).
+    captures: Vec<AtomicU64>,
 }
 
 impl<V: Variant> Slot<V> {
-    /// The solved values, one raw [`Value`] per index.
-    pub fn into_values(self) -> Vec<u16> {
-        self.values.into_iter().map(AtomicU16::into_inner).collect()
+    /// The solved values, one raw [`Value`] per index, and the capture positions,
+    /// one bit per index.
+    pub fn into_values(self) -> (Vec<u16>, BitVec<u64>) {
+        let values: Vec<u16> = self.values.into_iter().map(AtomicU16::into_inner).collect();
+        let words = self
+            .captures
+            .into_iter()
+            .map(AtomicU64::into_inner)
+            .collect();
+        let mut captures = BitVec::from_vec(words);
+        captures.truncate(values.len());
+        (values, captures)
     }
 
     /// The slice.
@@ -97,10 +110,13 @@ impl<V: Variant> Group<V> {
             let size = usize::try_from(indexer.size()).map_err(|_| GenError::TooLarge(s.name()))?;
             let mut values = Vec::with_capacity(size);
             values.resize_with(size, || AtomicU16::new(0));
+            let mut captures = Vec::with_capacity(size.div_ceil(64));
+            captures.resize_with(size.div_ceil(64), || AtomicU64::new(0));
             slots.push(Slot {
                 indexer,
                 material: s.material(),
                 values,
+                captures,
             });
         }
         let external = dependencies
@@ -276,7 +292,11 @@ impl<V: Variant> Group<V> {
         for (local, cell) in cells.iter().enumerate() {
             let (slot, men) = unit.blocks[local / k];
             let index = men as usize * k + local % k;
-            self.slots[slot].values[index].store(cell.value, Ordering::Relaxed);
+            let target = &self.slots[slot];
+            target.values[index].store(cell.value, Ordering::Relaxed);
+            if cell.flags & CAPTURE != 0 {
+                target.captures[index / 64].fetch_or(1 << (index % 64), Ordering::Relaxed);
+            }
         }
     }
 

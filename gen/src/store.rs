@@ -6,6 +6,7 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use bitvec::slice::BitSlice;
 use damka_formats::table::{file_name, Hasher, TableHeader, ValueKind, HEADER_LEN};
 use damka_formats::{Slice, VariantKind};
 
@@ -16,8 +17,11 @@ pub trait TableStore: Sync {
     /// Whether a finished table for `slice` is already there.
     fn contains(&self, slice: Slice) -> bool;
     /// Stores the values of `slice` atomically: either the whole table lands or
-    /// nothing does.
-    fn write(&self, slice: Slice, values: &[u16]) -> Result<(), GenError>;
+    /// nothing does. `captures` marks the positions whose side to move must
+    /// capture: a format may store anything there, since probes resolve them by a
+    /// capture search.
+    fn write(&self, slice: Slice, values: &[u16], captures: &BitSlice<u64>)
+        -> Result<(), GenError>;
 }
 
 /// Uncompressed table files in one directory, written to a temporary file, synced,
@@ -50,7 +54,12 @@ impl TableStore for SimpleStore {
         self.path(slice).is_file()
     }
 
-    fn write(&self, slice: Slice, values: &[u16]) -> Result<(), GenError> {
+    fn write(
+        &self,
+        slice: Slice,
+        values: &[u16],
+        _captures: &BitSlice<u64>,
+    ) -> Result<(), GenError> {
         let path = self.path(slice);
         let temporary = path.with_extension("dkt.tmp");
         let fail = |e: std::io::Error| GenError::Write {
