@@ -26,6 +26,8 @@ enum Command {
     Probe(commands::probe::ProbeArgs),
     /// Re-derive every stored value from its successors.
     Verify(commands::verify::VerifyArgs),
+    /// Endgame statistics from built tables, as tables and plots.
+    Stats(commands::stats::StatsArgs),
     /// List the material slices up to a number of pieces, in build order.
     Slices(commands::slices::SlicesArgs),
 }
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => commands::gen::run(&args),
         Command::Probe(args) => commands::probe::run(&args),
         Command::Verify(args) => commands::verify::run(&args),
+        Command::Stats(args) => commands::stats::run(&args),
         Command::Slices(args) => commands::slices::run(&args),
     };
     match result {

@@ -4,7 +4,10 @@
 
 pub mod build;
 pub mod error;
+pub mod plot;
+pub mod report;
 pub mod solve;
+pub mod stats;
 pub mod store;
 pub mod verify;
 

@@ -6,6 +6,7 @@ pub mod moves;
 pub mod perft;
 pub mod probe;
 pub mod slices;
+pub mod stats;
 pub mod verify;
 
 /// Sizes rayon's global pool: `threads` workers, or one per core.

@@ -1,0 +1,231 @@
+//! Endgame statistics from built tables: per slice and per piece count, the win,
+//! draw and loss counts, the capture positions, the longest win and loss with an
+//! example, and the distribution of distances.
+//!
+//! Every figure is for the side to move of the slice (White, by the slice
+//! convention: a slice's mirror holds the same material with the other side to
+//! move), with no move-limit rules.
+
+use std::path::Path;
+
+use damka_formats::table::{file_name, hash};
+use damka_formats::{Slice, Value, Variant, Wdl};
+use damka_probe::{has_capture, Tablebase};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::GenError;
+use crate::verify::tables_in;
+
+/// The longest win or loss of a slice, with one position that has it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Extreme {
+    /// The distance in plies.
+    pub plies: u16,
+    /// A position at that distance (canonical FEN).
+    pub fen: String,
+}
+
+/// Counts over a set of positions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Positions.
+    pub positions: u64,
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// Positions whose side to move must capture.
+    pub captures: u64,
+    /// The longest win.
+    pub longest_win: Option<Extreme>,
+    /// The longest loss.
+    pub longest_loss: Option<Extreme>,
+    /// `histogram[d]`: decided positions at distance `d` plies.
+    pub histogram: Vec<u64>,
+}
+
+impl Counts {
+    /// Adds one position.
+    fn add(&mut self, value: Value, capture: bool, fen: impl FnOnce() -> String) {
+        self.positions += 1;
+        self.captures += capture as u64;
+        let Some(d) = value.dtw() else {
+            self.draws += 1;
+            return;
+        };
+        if self.histogram.len() <= d as usize {
+            self.histogram.resize(d as usize + 1, 0);
+        }
+        self.histogram[d as usize] += 1;
+        let (count, extreme) = match value.wdl() {
+            Wdl::Win => (&mut self.wins, &mut self.longest_win),
+            _ => (&mut self.losses, &mut self.longest_loss),
+        };
+        *count += 1;
+        if extreme.as_ref().is_none_or(|e| d > e.plies) {
+            *extreme = Some(Extreme { plies: d, fen: fen() });
+        }
+    }
+
+    /// Folds another set of counts into this one. Of two extremes of equal length,
+    /// the one already here is kept, so results do not depend on thread timing when
+    /// merged in index order.
+    pub fn merge(&mut self, other: &Counts) {
+        self.positions += other.positions;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.captures += other.captures;
+        for (mine, theirs) in [
+            (&mut self.longest_win, &other.longest_win),
+            (&mut self.longest_loss, &other.longest_loss),
+        ] {
+            if let Some(t) = theirs {
+                if mine.as_ref().is_none_or(|m| t.plies > m.plies) {
+                    *mine = Some(t.clone());
+                }
+            }
+        }
+        if self.histogram.len() < other.histogram.len() {
+            self.histogram.resize(other.histogram.len(), 0);
+        }
+        for (mine, theirs) in self.histogram.iter_mut().zip(&other.histogram) {
+            *mine += theirs;
+        }
+    }
+}
+
+/// The statistics of one slice.
+#[derive(Debug, Clone, Serialize)]
+pub struct SliceStats {
+    /// The slice's name.
+    pub slice: String,
+    /// Its number of pieces.
+    pub pieces: u32,
+    /// The figures.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// XXH3-64 of the table file, in hex, so a figure can be traced to its file.
+    pub checksum: String,
+}
+
+/// The totals of one piece count.
+#[derive(Debug, Clone, Serialize)]
+pub struct PieceStats {
+    /// The number of pieces.
+    pub pieces: u32,
+    /// Slices counted.
+    pub slices: usize,
+    /// The figures.
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+/// A whole statistics report.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatsReport {
+    /// The Damka version that computed it.
+    pub damka_version: String,
+    /// The variant.
+    pub variant: String,
+    /// The rule semantics of the values.
+    pub rules: String,
+    /// Per slice, smallest first.
+    pub slices: Vec<SliceStats>,
+    /// Per piece count.
+    pub totals: Vec<PieceStats>,
+}
+
+/// Computes the statistics of one slice's table.
+pub fn slice_stats<V: Variant>(
+    tablebase: &Tablebase<V>,
+    slice: Slice,
+) -> Result<SliceStats, GenError> {
+    let table = tablebase.slice_table(slice)?;
+    let indexer = table.indexer();
+    const CHUNK: u64 = 1 << 15;
+    let parts: Vec<Counts> = (0..indexer.size().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| -> Result<Counts, GenError> {
+            let mut counts = Counts::default();
+            for index in c * CHUNK..((c + 1) * CHUNK).min(indexer.size()) {
+                let pos = indexer.position(index);
+                let value = tablebase.probe_value(&pos)?;
+                counts.add(value, has_capture(&pos), || pos.to_string());
+            }
+            Ok(counts)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut counts = Counts::default();
+    for part in &parts {
+        counts.merge(part);
+    }
+    let path = tablebase.dir().join(file_name(slice));
+    let bytes = std::fs::read(&path).map_err(|e| GenError::Usage(format!(
+        "cannot read {}: {e}",
+        path.display()
+    )))?;
+    Ok(SliceStats {
+        slice: slice.name(),
+        pieces: slice.pieces(),
+        counts,
+        checksum: format!("{:016x}", hash(&bytes)),
+    })
+}
+
+/// Computes the statistics of every table of variant `V` under `root` with at most
+/// `max_pieces` pieces. Fails with a clear message when there is no table, or
+/// when a table needed to resolve captures is missing.
+pub fn stats<V: Variant>(
+    root: &Path,
+    max_pieces: Option<u32>,
+    mut progress: impl FnMut(Slice),
+) -> Result<StatsReport, GenError> {
+    let tablebase = Tablebase::<V>::new(root);
+    let dir = tablebase.dir().to_path_buf();
+    if !dir.is_dir() {
+        return Err(GenError::Usage(format!(
+            "no {} tables: {} does not exist (build them with `damka gen`)",
+            V::KIND,
+            dir.display()
+        )));
+    }
+    let slices: Vec<Slice> = tables_in(&dir)?
+        .into_iter()
+        .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
+        .collect();
+    if slices.is_empty() {
+        return Err(GenError::Usage(format!(
+            "no {} tables in {} (build them with `damka gen`)",
+            V::KIND,
+            dir.display()
+        )));
+    }
+    let mut report = StatsReport {
+        damka_version: env!("CARGO_PKG_VERSION").to_string(),
+        variant: V::KIND.name().to_string(),
+        rules: "none: game-theoretic values with no move-limit rules".to_string(),
+        slices: Vec::new(),
+        totals: Vec::new(),
+    };
+    for slice in slices {
+        progress(slice);
+        let stats = slice_stats(&tablebase, slice)?;
+        match report.totals.last_mut() {
+            Some(total) if total.pieces == stats.pieces => {
+                total.slices += 1;
+                total.counts.merge(&stats.counts);
+            }
+            _ => report.totals.push(PieceStats {
+                pieces: stats.pieces,
+                slices: 1,
+                counts: stats.counts.clone(),
+            }),
+        }
+        report.slices.push(stats);
+    }
+    Ok(report)
+}

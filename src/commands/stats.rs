@@ -1,0 +1,89 @@
+//! `damka stats`: endgame statistics from built tables, as tables and plots.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use damka_formats::{International, Russian, Variant, VariantKind};
+use damka_gen::report::{render, Format};
+
+/// The report formats on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Markdown tables.
+    Md,
+    /// CSV rows.
+    Csv,
+    /// One JSON document.
+    Json,
+}
+
+/// Arguments of `damka stats`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// The variant: `russian` or `international`.
+    #[arg(long)]
+    pub variant: VariantKind,
+    /// The tables' root directory.
+    #[arg(long, default_value = "tables")]
+    pub dir: PathBuf,
+    /// Only slices with at most this many pieces.
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    /// The report format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+    /// Write the report here instead of to standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also draw the figures into this `.svg` or `.png` file.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// The piece count of the win/draw/loss bar chart (default: the largest).
+    #[arg(long)]
+    pub plot_pieces: Option<u32>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Computes the statistics and writes the report and figures.
+pub fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    super::set_threads(args.threads)?;
+    match args.variant {
+        VariantKind::Russian => run_variant::<Russian>(args),
+        VariantKind::International => run_variant::<International>(args),
+    }
+}
+
+fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    let report = damka_gen::stats::stats::<V>(&args.dir, args.pieces, |slice| {
+        eprintln!("stats: {slice}");
+    })?;
+    let command = std::iter::once("damka".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let format = match args.format {
+        FormatArg::Md => Format::Markdown,
+        FormatArg::Csv => Format::Csv,
+        FormatArg::Json => Format::Json,
+    };
+    let text = render(&report, format, &command);
+    match &args.out {
+        Some(path) => {
+            let temporary = path.with_extension("tmp");
+            std::fs::write(&temporary, text)
+                .and_then(|()| std::fs::rename(&temporary, path))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => print!("{text}"),
+    }
+    if let Some(path) = &args.plot {
+        let pieces = args
+            .plot_pieces
+            .unwrap_or_else(|| report.totals.last().map_or(2, |t| t.pieces));
+        damka_gen::plot::plot(&report, pieces, path)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
