@@ -31,9 +31,7 @@ fn check_against_naive<V: Variant>(pieces: u32) {
         let slice: Slice = s.slice.parse().unwrap();
         let positions: Vec<(&Position<V>, _)> = naive
             .iter()
-            .filter(|(p, _)| {
-                p.side() == Color::White && Slice::of(*p).ok() == Some(slice)
-            })
+            .filter(|(p, _)| p.side() == Color::White && Slice::of(*p).ok() == Some(slice))
             .collect();
         let count = |w: Wdl| positions.iter().filter(|(_, v)| v.wdl() == w).count() as u64;
         assert_eq!(s.counts.positions, positions.len() as u64, "{slice}");
@@ -42,16 +40,28 @@ fn check_against_naive<V: Variant>(pieces: u32) {
         assert_eq!(s.counts.losses, count(Wdl::Loss), "{slice} losses");
         let captures = positions.iter().filter(|(p, _)| has_capture(*p)).count() as u64;
         assert_eq!(s.counts.captures, captures, "{slice} captures");
-        for (wdl, extreme) in [(Wdl::Win, &s.counts.longest_win), (Wdl::Loss, &s.counts.longest_loss)] {
+        for (wdl, extreme) in [
+            (Wdl::Win, &s.counts.longest_win),
+            (Wdl::Loss, &s.counts.longest_loss),
+        ] {
             let longest = positions
                 .iter()
                 .filter(|(_, v)| v.wdl() == wdl)
                 .filter_map(|(_, v)| v.dtw())
                 .max();
-            assert_eq!(extreme.as_ref().map(|e| e.plies), longest, "{slice} longest {wdl}");
+            assert_eq!(
+                extreme.as_ref().map(|e| e.plies),
+                longest,
+                "{slice} longest {wdl}"
+            );
             if let Some(e) = extreme {
                 let pos: Position<V> = e.fen.parse().unwrap();
-                assert_eq!(naive[&pos].dtw(), Some(e.plies), "{slice}: example {}", e.fen);
+                assert_eq!(
+                    naive[&pos].dtw(),
+                    Some(e.plies),
+                    "{slice}: example {}",
+                    e.fen
+                );
             }
         }
         let mut histogram = vec![0u64; s.counts.histogram.len()];
@@ -79,7 +89,10 @@ fn international_stats_match_the_naive_solver() {
 }
 
 fn damka(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damka")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -93,31 +106,75 @@ fn formats_plots_and_bad_directories() {
     let d = dir.to_str().unwrap();
     let (_, err, ok) = damka(&["stats", "--variant", "russian", "--dir", d]);
     assert!(!ok);
-    assert!(err.contains("no russian tables") && err.contains("damka gen"), "{err}");
+    assert!(
+        err.contains("no russian tables") && err.contains("damka gen"),
+        "{err}"
+    );
 
-    assert!(damka(&["gen", "--variant", "russian", "--pieces", "3", "--quiet", "--dir", d]).2);
+    assert!(
+        damka(&[
+            "gen",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--quiet",
+            "--dir",
+            d
+        ])
+        .2
+    );
     let (md, _, ok) = damka(&["stats", "--variant", "russian", "--dir", d]);
     assert!(ok);
-    assert!(md.contains("Made by `damka stats --variant russian"), "{md}");
+    assert!(
+        md.contains("Made by `damka stats --variant russian"),
+        "{md}"
+    );
     assert!(md.contains("no move-limit rules"));
     assert!(md.contains("| 3 | 12 | 196032 |"), "{md}");
-    let (csv, _, ok) = damka(&["stats", "--variant", "russian", "--dir", d, "--format", "csv"]);
+    let (csv, _, ok) = damka(&[
+        "stats",
+        "--variant",
+        "russian",
+        "--dir",
+        d,
+        "--format",
+        "csv",
+    ]);
     assert!(ok);
     assert_eq!(csv.lines().count(), 1 + 16 + 2);
     let json_path = dir.join("stats.json");
     let svg = dir.join("stats.svg");
     let png = dir.join("stats.png");
     let (_, err, ok) = damka(&[
-        "stats", "--variant", "russian", "--dir", d, "--format", "json", "--out",
-        json_path.to_str().unwrap(), "--plot", svg.to_str().unwrap(),
+        "stats",
+        "--variant",
+        "russian",
+        "--dir",
+        d,
+        "--format",
+        "json",
+        "--out",
+        json_path.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_eq!(json["totals"][1]["positions"], 196032);
     assert!(json["slices"][0]["checksum"].as_str().unwrap().len() == 16);
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.contains("distance to win (plies)") && picture.contains("3 pieces"));
-    let (_, err, ok) = damka(&["stats", "--variant", "russian", "--dir", d, "--plot", png.to_str().unwrap()]);
+    let (_, err, ok) = damka(&[
+        "stats",
+        "--variant",
+        "russian",
+        "--dir",
+        d,
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
     assert!(ok, "{err}");
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
 

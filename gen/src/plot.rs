@@ -16,6 +16,17 @@ use crate::stats::StatsReport;
 /// render the same on every machine.
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
+/// Distinct, print-safe line colours (Okabe–Ito), one per piece count.
+const LINE_COLORS: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 0, 0),
+];
+
 /// Draws both figures, one above the other, into `path` (`.svg` or `.png`). The
 /// bar chart shows the slices with `pieces` pieces.
 pub fn plot(report: &StatsReport, pieces: u32, path: &Path) -> Result<(), GenError> {
@@ -95,7 +106,7 @@ fn distance_chart<DB: DrawingBackend>(
         .axis_desc_style(("sans-serif", 20))
         .draw()?;
     for (i, total) in report.totals.iter().enumerate() {
-        let color = Palette99::pick(i).stroke_width(2);
+        let color = LINE_COLORS[i % LINE_COLORS.len()].stroke_width(3);
         let points: Vec<(u32, u64)> = total
             .counts
             .histogram
@@ -118,76 +129,71 @@ fn distance_chart<DB: DrawingBackend>(
         .draw()
 }
 
-/// Stacked bars: the win, draw and loss shares (percent) of each slice.
+/// Horizontal stacked bars: the win, draw and loss shares (percent) of each slice,
+/// with the legend beside the chart.
 fn wdl_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     report: &StatsReport,
     pieces: u32,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let slices: Vec<_> = report.slices.iter().filter(|s| s.pieces == pieces).collect();
+    let slices: Vec<_> = report
+        .slices
+        .iter()
+        .filter(|s| s.pieces == pieces)
+        .collect();
     let count = slices.len().max(1) as u32;
-    let mut chart = ChartBuilder::on(area)
+    let (width, _) = area.dim_in_pixel();
+    let (left, legend) = area.split_horizontally(width.saturating_sub(160));
+    let mut chart = ChartBuilder::on(&left)
         .caption(
             format!("Win / draw / loss for the side to move, {pieces}-piece slices"),
             ("sans-serif", 28),
         )
         .margin(20)
-        .x_label_area_size(140)
-        .y_label_area_size(90)
-        .build_cartesian_2d((0u32..count).into_segmented(), 0f64..100f64)?;
+        .x_label_area_size(50)
+        .y_label_area_size(120)
+        .build_cartesian_2d(0f64..100f64, (0u32..count).into_segmented())?;
     let names: Vec<String> = slices.iter().map(|s| s.slice.clone()).collect();
     chart
         .configure_mesh()
-        .disable_x_mesh()
-        .x_desc("slice (side to move first)")
-        .y_desc("share of positions (%)")
-        .x_labels(names.len())
-        .x_label_formatter(&|x| match x {
+        .disable_y_mesh()
+        .x_desc("share of positions (%)")
+        .y_desc("slice (side to move first)")
+        .y_labels(names.len())
+        .y_label_formatter(&|y| match y {
             SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
             _ => String::new(),
         })
-        .x_label_style(
-            ("sans-serif", 13)
-                .into_font()
-                .transform(FontTransform::Rotate90),
-        )
-        .label_style(("sans-serif", 16))
+        .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 20))
         .draw()?;
-    let shares: Vec<(f64, f64, f64)> = slices
+    let shares: Vec<[f64; 3]> = slices
         .iter()
         .map(|s| {
             let n = s.counts.positions.max(1) as f64;
-            (
-                100.0 * s.counts.wins as f64 / n,
-                100.0 * s.counts.draws as f64 / n,
-                100.0 * s.counts.losses as f64 / n,
-            )
+            let c = &s.counts;
+            [c.wins, c.draws, c.losses].map(|x| 100.0 * x as f64 / n)
         })
         .collect();
-    let layers: [(&str, RGBColor, fn(&(f64, f64, f64)) -> (f64, f64)); 3] = [
-        ("win", GREEN_600, |&(w, _, _)| (0.0, w)),
-        ("draw", GREY_400, |&(w, d, _)| (w, w + d)),
-        ("loss", RED_600, |&(w, d, l)| (w + d, w + d + l)),
-    ];
-    for (label, color, span) in layers {
-        chart
-            .draw_series(shares.iter().enumerate().map(|(i, share)| {
-                let (low, high) = span(share);
-                let i = i as u32;
-                Rectangle::new(
-                    [(SegmentValue::Exact(i), low), (SegmentValue::Exact(i + 1), high)],
-                    color.filled(),
-                )
-            }))?
-            .label(label)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    let layers = [("win", GREEN_600), ("draw", GREY_400), ("loss", RED_600)];
+    for (layer, (_, color)) in layers.iter().enumerate() {
+        chart.draw_series(shares.iter().enumerate().map(|(i, share)| {
+            let low: f64 = share[..layer].iter().sum();
+            let high = low + share[layer];
+            let i = i as u32;
+            Rectangle::new(
+                [
+                    (low, SegmentValue::Exact(i)),
+                    (high, SegmentValue::Exact(i + 1)),
+                ],
+                color.filled(),
+            )
+        }))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", 18))
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
+    for (row, (label, color)) in layers.iter().enumerate() {
+        let y = 80 + 30 * row as i32;
+        legend.draw(&Rectangle::new([(10, y), (30, y + 20)], color.filled()))?;
+        legend.draw(&Text::new(*label, (40, y + 2), ("sans-serif", 18)))?;
+    }
+    Ok(())
 }

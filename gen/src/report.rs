@@ -41,7 +41,9 @@ fn plies(extreme: &Option<crate::stats::Extreme>) -> String {
 }
 
 fn example(extreme: &Option<crate::stats::Extreme>) -> String {
-    extreme.as_ref().map_or("-".into(), |e| format!("`{}`", e.fen))
+    extreme
+        .as_ref()
+        .map_or("-".into(), |e| format!("`{}`", e.fen))
 }
 
 fn count_cells(c: &Counts) -> String {
@@ -60,7 +62,11 @@ fn count_cells(c: &Counts) -> String {
 fn markdown(report: &StatsReport, command: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "## Damka endgame statistics: {}\n", report.variant);
-    let _ = writeln!(out, "- Made by `{command}` with Damka {}.", report.damka_version);
+    let _ = writeln!(
+        out,
+        "- Made by `{command}` with Damka {}.",
+        report.damka_version
+    );
     let _ = writeln!(out, "- Rules: {}.", report.rules);
     let _ = writeln!(
         out,
@@ -71,7 +77,10 @@ fn markdown(report: &StatsReport, command: &str) -> String {
         out,
         "| pieces | slices | positions | wins | draws | losses | win % | draw % | must capture | longest win | longest loss |"
     );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for t in &report.totals {
         let _ = writeln!(
             out,
@@ -88,7 +97,10 @@ fn markdown(report: &StatsReport, command: &str) -> String {
         out,
         "| slice | positions | wins | draws | losses | win % | draw % | must capture | longest win | example | longest loss | example | table xxh3 |"
     );
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|");
+    let _ = writeln!(
+        out,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|"
+    );
     for s in &report.slices {
         let _ = writeln!(
             out,
@@ -103,7 +115,10 @@ fn markdown(report: &StatsReport, command: &str) -> String {
         );
     }
     let _ = writeln!(out, "\n### Distance histogram per piece count\n");
-    let _ = writeln!(out, "Decided positions by distance to win (plies: positions).\n");
+    let _ = writeln!(
+        out,
+        "Decided positions by distance to win (plies: positions).\n"
+    );
     for t in &report.totals {
         let cells: Vec<String> = t
             .counts
@@ -122,29 +137,49 @@ fn csv(report: &StatsReport) -> String {
     let mut out = String::from(
         "kind,name,pieces,positions,wins,draws,losses,captures,longest_win,longest_win_fen,longest_loss,longest_loss_fen,checksum,histogram\n",
     );
-    let fen = |e: &Option<crate::stats::Extreme>| e.as_ref().map_or(String::new(), |e| e.fen.clone());
-    let row = |out: &mut String, kind: &str, name: &str, pieces: u32, c: &Counts, checksum: &str| {
-        let histogram: Vec<String> = c.histogram.iter().map(u64::to_string).collect();
-        let _ = writeln!(
-            out,
-            "{kind},{name},{pieces},{},{},{},{},{},{},{},{},{},{checksum},{}",
-            c.positions,
-            c.wins,
-            c.draws,
-            c.losses,
-            c.captures,
-            c.longest_win.as_ref().map_or(String::new(), |e| e.plies.to_string()),
-            fen(&c.longest_win),
-            c.longest_loss.as_ref().map_or(String::new(), |e| e.plies.to_string()),
-            fen(&c.longest_loss),
-            histogram.join(";")
-        );
-    };
+    let fen =
+        |e: &Option<crate::stats::Extreme>| e.as_ref().map_or(String::new(), |e| e.fen.clone());
+    let row =
+        |out: &mut String, kind: &str, name: &str, pieces: u32, c: &Counts, checksum: &str| {
+            let histogram: Vec<String> = c.histogram.iter().map(u64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "{kind},{name},{pieces},{},{},{},{},{},{},{},{},{},{checksum},{}",
+                c.positions,
+                c.wins,
+                c.draws,
+                c.losses,
+                c.captures,
+                c.longest_win
+                    .as_ref()
+                    .map_or(String::new(), |e| e.plies.to_string()),
+                fen(&c.longest_win),
+                c.longest_loss
+                    .as_ref()
+                    .map_or(String::new(), |e| e.plies.to_string()),
+                fen(&c.longest_loss),
+                histogram.join(";")
+            );
+        };
     for s in &report.slices {
-        row(&mut out, "slice", &s.slice, s.pieces, &s.counts, &s.checksum);
+        row(
+            &mut out,
+            "slice",
+            &s.slice,
+            s.pieces,
+            &s.counts,
+            &s.checksum,
+        );
     }
     for t in &report.totals {
-        row(&mut out, "total", &format!("{} pieces", t.pieces), t.pieces, &t.counts, "");
+        row(
+            &mut out,
+            "total",
+            &format!("{} pieces", t.pieces),
+            t.pieces,
+            &t.counts,
+            "",
+        );
     }
     out
 }

@@ -66,7 +66,10 @@ impl Counts {
         };
         *count += 1;
         if extreme.as_ref().is_none_or(|e| d > e.plies) {
-            *extreme = Some(Extreme { plies: d, fen: fen() });
+            *extreme = Some(Extreme {
+                plies: d,
+                fen: fen(),
+            });
         }
     }
 
@@ -164,10 +167,8 @@ pub fn slice_stats<V: Variant>(
         counts.merge(part);
     }
     let path = tablebase.dir().join(file_name(slice));
-    let bytes = std::fs::read(&path).map_err(|e| GenError::Usage(format!(
-        "cannot read {}: {e}",
-        path.display()
-    )))?;
+    let bytes = std::fs::read(&path)
+        .map_err(|e| GenError::Usage(format!("cannot read {}: {e}", path.display())))?;
     Ok(SliceStats {
         slice: slice.name(),
         pieces: slice.pieces(),

@@ -121,4 +121,3 @@ pub fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>
         .map(|(p, d)| (*p, d.map_or(Value::DRAW, Value::decided)))
         .collect()
 }
-
