@@ -156,8 +156,14 @@ pub fn slice_stats<V: Variant>(
             let mut counts = Counts::default();
             for index in c * CHUNK..((c + 1) * CHUNK).min(indexer.size()) {
                 let pos = indexer.position(index);
-                let value = tablebase.probe_value(&pos)?;
-                counts.add(value, has_capture(&pos), || pos.to_string());
+                let capture = has_capture(&pos);
+                // The table holds every non-capture value; only captures need a search.
+                let value = if capture {
+                    tablebase.probe_value(&pos)?
+                } else {
+                    table.value(&pos)
+                };
+                counts.add(value, capture, || pos.to_string());
             }
             Ok(counts)
         })
