@@ -1,36 +1,15 @@
 //! The `perft` and `moves` commands as users and scripts run them.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn damka(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+use common::{damka, Run};
 
 #[test]
 fn perft_prints_one_line_per_depth() {
-    let (out, _, ok) = damka(&["perft", "--variant", "russian", "--depth", "3"], "");
+    let Run { out, ok, .. } = damka(&["perft", "--variant", "russian", "--depth", "3"], "");
     assert!(ok);
     assert_eq!(out, "perft 1 7\nperft 2 49\nperft 3 302\n");
-    let (out, _, ok) = damka(
+    let Run { out, ok, .. } = damka(
         &[
             "perft",
             "--variant",
@@ -48,7 +27,7 @@ fn perft_prints_one_line_per_depth() {
 
 #[test]
 fn perft_rejects_a_bad_fen() {
-    let (_, err, ok) = damka(
+    let Run { err, ok, .. } = damka(
         &[
             "perft",
             "--variant",
@@ -66,7 +45,7 @@ fn perft_rejects_a_bad_fen() {
 
 #[test]
 fn moves_json_has_the_documented_shape() {
-    let (out, _, ok) = damka(
+    let Run { out, ok, .. } = damka(
         &["moves", "--variant", "russian", "--json", "W:Wb6:Bc7,f6"],
         "",
     );
@@ -86,7 +65,7 @@ fn moves_json_has_the_documented_shape() {
 #[test]
 fn moves_from_stdin_pairs_every_line_and_fails_on_a_bad_one() {
     let input = "W:W32:B1\nnonsense\nB:W50:BK1\n";
-    let (out, err, ok) = damka(&["moves", "--variant", "international", "--json"], input);
+    let Run { out, err, ok } = damka(&["moves", "--variant", "international", "--json"], input);
     assert!(!ok, "a bad line makes the exit status non-zero");
     let lines: Vec<serde_json::Value> = out
         .lines()
@@ -102,9 +81,11 @@ fn moves_from_stdin_pairs_every_line_and_fails_on_a_bad_one() {
 
 #[test]
 fn moves_text_lists_notation_and_position_after() {
-    let (out, _, ok) = damka(&["moves", "--variant", "international", "32-28"], "");
+    let Run { out, ok, .. } = damka(&["moves", "--variant", "international", "32-28"], "");
     assert!(!ok);
-    let (out2, _, ok2) = damka(&["moves", "--variant", "international", "W:W32:B1"], "");
+    let Run {
+        out: out2, ok: ok2, ..
+    } = damka(&["moves", "--variant", "international", "W:W32:B1"], "");
     assert!(ok2);
     assert!(out.is_empty());
     assert!(out2.contains("32-27"), "{out2}");

@@ -1,22 +1,12 @@
 //! The `slices` command as users and scripts run it.
 
-use std::process::Command;
+mod common;
 
-fn damka(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+use common::{damka, Run};
 
 #[test]
 fn lists_slices_and_ends_with_the_total() {
-    let (out, _, ok) = damka(&["slices", "--variant", "russian", "--pieces", "2"]);
+    let Run { out, ok, .. } = damka(&["slices", "--variant", "russian", "--pieces", "2"], "");
     assert!(ok);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
@@ -33,7 +23,7 @@ fn totals_up_to_7_pieces() {
         ("russian", "total 259 slices 36815058944 positions"),
         ("international", "total 259 slices 1167503943565 positions"),
     ] {
-        let (out, _, ok) = damka(&["slices", "--variant", variant, "--pieces", "7"]);
+        let Run { out, ok, .. } = damka(&["slices", "--variant", variant, "--pieces", "7"], "");
         assert!(ok);
         assert_eq!(out.lines().last(), Some(total), "{variant}");
     }
@@ -41,14 +31,17 @@ fn totals_up_to_7_pieces() {
 
 #[test]
 fn json_lines_end_with_a_total_object() {
-    let (out, _, ok) = damka(&[
-        "slices",
-        "--variant",
-        "international",
-        "--pieces",
-        "3",
-        "--json",
-    ]);
+    let Run { out, ok, .. } = damka(
+        &[
+            "slices",
+            "--variant",
+            "international",
+            "--pieces",
+            "3",
+            "--json",
+        ],
+        "",
+    );
     assert!(ok);
     let records: Vec<serde_json::Value> = out
         .lines()
@@ -72,7 +65,7 @@ fn json_lines_end_with_a_total_object() {
 
 #[test]
 fn rejects_a_bad_variant() {
-    let (_, err, ok) = damka(&["slices", "--variant", "chess", "--pieces", "3"]);
+    let Run { err, ok, .. } = damka(&["slices", "--variant", "chess", "--pieces", "3"], "");
     assert!(!ok);
     assert!(err.contains("unknown variant `chess`"), "{err}");
 }

@@ -11,32 +11,16 @@
 //!   win), and four kings beat one: FMJD rules, `shared/RULES.md` §3, and
 //!   Dutch endgame handbooks (e.g. "Het damspel", eindspelen van dammen).
 
+mod common;
+
+use common::{build_tables, temp_dir};
 use damka_formats::{Color, International, Position, Russian, Slice, SliceIndexer, Variant, Wdl};
-use damka_gen::{build, BuildOptions};
 use damka_probe::{has_capture, Tablebase};
 
-/// Builds the kings-only slices `names` (in order) and everything up to `pieces`.
+/// Builds everything up to `pieces`, then the slices `names`, in order.
 fn tables<V: Variant>(tag: &str, pieces: u32, names: &[&str]) -> Tablebase<V> {
-    let dir = std::env::temp_dir().join(format!("damka-theory-{tag}-{}", std::process::id()));
-    let options = BuildOptions {
-        root: dir.clone(),
-        max_pieces: pieces,
-        only: None,
-        quiet: true,
-    };
-    build::<V>(&options, &mut |_| {}).unwrap();
-    for name in names {
-        let slice: Slice = name.parse().unwrap();
-        build::<V>(
-            &BuildOptions {
-                max_pieces: slice.pieces(),
-                only: Some(slice),
-                ..options.clone()
-            },
-            &mut |_| {},
-        )
-        .unwrap();
-    }
+    let dir = temp_dir(&format!("theory-{tag}"));
+    build_tables::<V>(&dir, pieces, names);
     Tablebase::new(&dir)
 }
 

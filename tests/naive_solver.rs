@@ -5,38 +5,14 @@
 
 mod common;
 
-use common::{all_positions, naive_solve};
-use damka_formats::{International, Position, Russian, Slice, Variant};
-use damka_gen::{build, BuildOptions};
+use common::{all_positions, build_tables, naive_solve, temp_dir};
+use damka_formats::{International, Position, Russian, Variant};
 use damka_probe::Tablebase;
 
 /// Builds the tables into a temporary directory and compares every position.
 fn cross_check<V: Variant>(max_pieces: u32, extra: &[&str], positions: Vec<Position<V>>) {
-    let dir = std::env::temp_dir().join(format!(
-        "damka-naive-{}-{}-{}",
-        V::KIND,
-        max_pieces,
-        std::process::id()
-    ));
-    let options = BuildOptions {
-        root: dir.clone(),
-        max_pieces,
-        only: None,
-        quiet: true,
-    };
-    build::<V>(&options, &mut |_| {}).unwrap();
-    for name in extra {
-        let slice: Slice = name.parse().unwrap();
-        build::<V>(
-            &BuildOptions {
-                max_pieces: slice.pieces(),
-                only: Some(slice),
-                ..options.clone()
-            },
-            &mut |_| {},
-        )
-        .unwrap();
-    }
+    let dir = temp_dir(&format!("naive-{}-{max_pieces}", V::KIND));
+    build_tables::<V>(&dir, max_pieces, extra);
     let naive = naive_solve(&positions);
     let tablebase = Tablebase::<V>::new(&dir);
     let mut compared = 0;

@@ -3,27 +3,14 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::{all_positions, naive_solve};
+use common::{all_positions, build_tables, damka, naive_solve, temp_dir, Run};
 use damka_formats::{Color, International, Position, Russian, Slice, Variant, Wdl};
 use damka_gen::stats::stats;
-use damka_gen::{build, BuildOptions};
 use damka_probe::has_capture;
 
-fn temp(tag: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("damka-stats-{tag}-{}", std::process::id()))
-}
-
 fn check_against_naive<V: Variant>(pieces: u32) {
-    let dir = temp(V::KIND.name());
-    let options = BuildOptions {
-        root: dir.clone(),
-        max_pieces: pieces,
-        only: None,
-        quiet: true,
-    };
-    build::<V>(&options, &mut |_| {}).unwrap();
+    let dir = temp_dir(&format!("stats-{}", V::KIND));
+    build_tables::<V>(&dir, pieces, &[]);
     let report = stats::<V>(&dir, None, |_| {}).unwrap();
     let naive = naive_solve::<V>(&all_positions(pieces as usize, false));
     assert!(!report.slices.is_empty());
@@ -88,23 +75,11 @@ fn international_stats_match_the_naive_solver() {
     check_against_naive::<International>(2);
 }
 
-fn damka(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
-
 #[test]
 fn formats_plots_and_bad_directories() {
-    let dir = temp("cli");
+    let dir = temp_dir("stats-cli");
     let d = dir.to_str().unwrap();
-    let (_, err, ok) = damka(&["stats", "--variant", "russian", "--dir", d]);
+    let Run { err, ok, .. } = damka(&["stats", "--variant", "russian", "--dir", d], "");
     assert!(!ok);
     assert!(
         err.contains("no russian tables") && err.contains("damka gen"),
@@ -112,19 +87,22 @@ fn formats_plots_and_bad_directories() {
     );
 
     assert!(
-        damka(&[
-            "gen",
-            "--variant",
-            "russian",
-            "--pieces",
-            "3",
-            "--quiet",
-            "--dir",
-            d
-        ])
-        .2
+        damka(
+            &[
+                "gen",
+                "--variant",
+                "russian",
+                "--pieces",
+                "3",
+                "--quiet",
+                "--dir",
+                d
+            ],
+            ""
+        )
+        .ok
     );
-    let (md, _, ok) = damka(&["stats", "--variant", "russian", "--dir", d]);
+    let Run { out: md, ok, .. } = damka(&["stats", "--variant", "russian", "--dir", d], "");
     assert!(ok);
     assert!(
         md.contains("Made by `damka stats --variant russian"),
@@ -132,33 +110,39 @@ fn formats_plots_and_bad_directories() {
     );
     assert!(md.contains("no move-limit rules"));
     assert!(md.contains("| 3 | 12 | 196032 |"), "{md}");
-    let (csv, _, ok) = damka(&[
-        "stats",
-        "--variant",
-        "russian",
-        "--dir",
-        d,
-        "--format",
-        "csv",
-    ]);
+    let Run { out: csv, ok, .. } = damka(
+        &[
+            "stats",
+            "--variant",
+            "russian",
+            "--dir",
+            d,
+            "--format",
+            "csv",
+        ],
+        "",
+    );
     assert!(ok);
     assert_eq!(csv.lines().count(), 1 + 16 + 2);
     let json_path = dir.join("stats.json");
     let svg = dir.join("stats.svg");
     let png = dir.join("stats.png");
-    let (_, err, ok) = damka(&[
-        "stats",
-        "--variant",
-        "russian",
-        "--dir",
-        d,
-        "--format",
-        "json",
-        "--out",
-        json_path.to_str().unwrap(),
-        "--plot",
-        svg.to_str().unwrap(),
-    ]);
+    let Run { err, ok, .. } = damka(
+        &[
+            "stats",
+            "--variant",
+            "russian",
+            "--dir",
+            d,
+            "--format",
+            "json",
+            "--out",
+            json_path.to_str().unwrap(),
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
     assert!(ok, "{err}");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
@@ -166,21 +150,24 @@ fn formats_plots_and_bad_directories() {
     assert!(json["slices"][0]["checksum"].as_str().unwrap().len() == 16);
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.contains("distance to win (plies)") && picture.contains("3 pieces"));
-    let (_, err, ok) = damka(&[
-        "stats",
-        "--variant",
-        "russian",
-        "--dir",
-        d,
-        "--plot",
-        png.to_str().unwrap(),
-    ]);
+    let Run { err, ok, .. } = damka(
+        &[
+            "stats",
+            "--variant",
+            "russian",
+            "--dir",
+            d,
+            "--plot",
+            png.to_str().unwrap(),
+        ],
+        "",
+    );
     assert!(ok, "{err}");
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
 
     // A partial directory: a table needed to resolve captures is gone.
     std::fs::remove_file(dir.join("russian").join("0M1K-0M1K.dkt")).unwrap();
-    let (_, err, ok) = damka(&["stats", "--variant", "russian", "--dir", d]);
+    let Run { err, ok, .. } = damka(&["stats", "--variant", "russian", "--dir", d], "");
     assert!(!ok);
     assert!(err.contains("missing table 0M1K-0M1K"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();

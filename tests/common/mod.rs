@@ -1,11 +1,81 @@
-//! Shared by the integration tests: a deliberately naive solver — every position in
+//! Shared by the integration tests: running the `damka` binary, building tables
+//! into a temporary directory, and a deliberately naive solver — every position in
 //! a `HashMap`, plain iteration to a fixed point, nothing shared with the generator
 //! but the move generator.
+//!
+//! Each test crate uses only some of these, hence the `dead_code` allowance.
+#![allow(dead_code)]
 
 use std::collections::HashMap;
 
-use damka_formats::{Color, PieceKind, Position, Value, Variant};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use damka_formats::{Color, PieceKind, Position, Slice, Value, Variant};
+use damka_gen::{build, BuildOptions};
 use damka_probe::{apply, legal_moves};
+
+/// What a run of the `damka` binary printed, and whether it succeeded.
+pub struct Run {
+    /// Standard output.
+    pub out: String,
+    /// Standard error.
+    pub err: String,
+    /// Exit status 0.
+    pub ok: bool,
+}
+
+/// Runs `damka` with `args`, feeding `stdin`.
+pub fn damka(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        out: String::from_utf8(out.stdout).unwrap(),
+        err: String::from_utf8(out.stderr).unwrap(),
+        ok: out.status.success(),
+    }
+}
+
+/// A fresh temporary directory for one test.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damka-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Builds every table of up to `pieces` pieces into `dir`, then the slices
+/// `extra` (in order, each with its dependencies already built).
+pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
+    let options = BuildOptions {
+        root: dir.to_path_buf(),
+        max_pieces: pieces,
+        only: None,
+        quiet: true,
+    };
+    build::<V>(&options, &mut |_| {}).unwrap();
+    for name in extra {
+        let slice: Slice = name.parse().unwrap();
+        let only = BuildOptions {
+            max_pieces: slice.pieces(),
+            only: Some(slice),
+            ..options.clone()
+        };
+        build::<V>(&only, &mut |_| {}).unwrap();
+    }
+}
 
 /// Every legal position with 1 to `max_pieces` pieces, either side to move; with
 /// `kings_only`, kings only.
