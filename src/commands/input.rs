@@ -2,6 +2,7 @@
 //! standard input.
 
 use std::io::BufRead;
+use std::process::ExitCode;
 
 /// One input item: a label naming where it came from, and its text.
 pub struct Input {
@@ -36,4 +37,52 @@ pub fn inputs(args: &[String]) -> Box<dyn Iterator<Item = Result<Input, String>>
         }),
         Err(e) => Err(format!("line {}: cannot read standard input: {e}", i + 1)),
     }))
+}
+
+/// What a command prints for one good input: a JSON line, or human-readable text.
+pub struct Output {
+    /// The `--json` line.
+    pub json: serde_json::Value,
+    /// The text printed without `--json` (without a final newline).
+    pub text: String,
+}
+
+/// Answers every input in order and prints the results. A bad input prints a
+/// one-line error naming it (and, with `json`, `{"fen": ..., "error": ...}` on
+/// standard output, so every input gets one line) without stopping the others;
+/// the exit status is then non-zero.
+pub fn answer_each(
+    args: &[String],
+    json: bool,
+    mut answer: impl FnMut(&str) -> anyhow::Result<Output>,
+) -> ExitCode {
+    let mut ok = true;
+    for item in inputs(args) {
+        let input = match item {
+            Ok(input) => input,
+            Err(message) => {
+                eprintln!("damka: {message}");
+                ok = false;
+                break;
+            }
+        };
+        match answer(&input.text) {
+            Ok(output) if json => println!("{}", output.json),
+            Ok(output) => println!("{}", output.text),
+            Err(error) => {
+                ok = false;
+                if json {
+                    let line =
+                        serde_json::json!({"fen": input.text, "error": format!("{error:#}")});
+                    println!("{line}");
+                }
+                eprintln!("damka: {}: {error:#}: `{}`", input.label, input.text);
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

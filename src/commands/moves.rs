@@ -6,7 +6,7 @@ use damka_formats::{International, Position, Russian, Variant, VariantKind};
 use damka_probe::{apply, legal_moves, notation, path, Move};
 use serde::Serialize;
 
-use super::input::inputs;
+use super::input::{answer_each, Output};
 
 /// Arguments of `damka moves`.
 #[derive(Debug, clap::Args)]
@@ -41,46 +41,19 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_variant<V: Variant>(args: &MovesArgs) -> ExitCode {
-    let mut ok = true;
-    for item in inputs(&args.fens) {
-        let input = match item {
-            Ok(input) => input,
-            Err(message) => {
-                eprintln!("damka: {message}");
-                ok = false;
-                break;
-            }
-        };
-        match input.text.parse::<Position<V>>() {
-            Ok(pos) => {
-                let moves = legal_moves(&pos);
-                if args.json {
-                    let list: Vec<MoveJson> = moves.iter().map(|mv| move_json(&pos, mv)).collect();
-                    println!("{}", serde_json::json!({"fen": input.text, "moves": list}));
-                } else {
-                    println!("{pos} ({} moves)", moves.len());
-                    for mv in &moves {
-                        println!("  {:<16} {}", notation(&pos, mv), apply(&pos, mv));
-                    }
-                }
-            }
-            Err(error) => {
-                ok = false;
-                if args.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({"fen": input.text, "error": error.to_string()})
-                    );
-                }
-                eprintln!("damka: {}: {error}: `{}`", input.label, input.text);
-            }
+    answer_each(&args.fens, args.json, |text| {
+        let pos: Position<V> = text.parse()?;
+        let moves = legal_moves(&pos);
+        let list: Vec<MoveJson> = moves.iter().map(|mv| move_json(&pos, mv)).collect();
+        let mut lines = vec![format!("{pos} ({} moves)", moves.len())];
+        for mv in &moves {
+            lines.push(format!("  {:<16} {}", notation(&pos, mv), apply(&pos, mv)));
         }
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+        Ok(Output {
+            json: serde_json::json!({"fen": text, "moves": list}),
+            text: lines.join("\n"),
+        })
+    })
 }
 
 fn move_json<V: Variant>(pos: &Position<V>, mv: &Move) -> MoveJson {

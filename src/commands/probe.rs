@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use damka_formats::{International, Position, Russian, Variant, VariantKind};
 use damka_probe::{apply, notation, Tablebase};
 
-use super::input::inputs;
+use super::input::{answer_each, Output};
 
 /// Arguments of `damka probe`.
 #[derive(Debug, clap::Args)]
@@ -38,14 +38,8 @@ pub fn run(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The answer for one position.
-struct Answer {
-    value: damka_formats::Value,
-    best_move: Option<String>,
-    pv: Vec<String>,
-}
-
-fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::Result<Answer> {
+/// Probes one position.
+fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::Result<Output> {
     let pos: Position<V> = text.parse()?;
     let value = tb.probe_value(&pos)?;
     let best_move = tb.best_move(&pos)?.map(|mv| notation(&pos, &mv));
@@ -57,68 +51,28 @@ fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::R
             current = apply(&current, &mv);
         }
     }
-    Ok(Answer {
-        value,
-        best_move,
-        pv,
-    })
+    let mut json = serde_json::json!({
+        "fen": text,
+        "wdl": value.wdl().name(),
+        "dtw": value.dtw(),
+        "best_move": best_move,
+    });
+    let distance = value
+        .dtw()
+        .map(|d| format!(" in {d} plies"))
+        .unwrap_or_default();
+    let best = best_move
+        .map(|m| format!(", best move {m}"))
+        .unwrap_or_default();
+    let mut text = format!("{text}: {}{distance}{best}", value.wdl());
+    if with_pv {
+        json["pv"] = serde_json::json!(pv);
+        text.push_str(&format!("\n  pv: {}", pv.join(" ")));
+    }
+    Ok(Output { json, text })
 }
 
 fn run_variant<V: Variant>(args: &ProbeArgs) -> ExitCode {
     let tb = Tablebase::<V>::new(&args.dir);
-    let mut ok = true;
-    for item in inputs(&args.fens) {
-        let input = match item {
-            Ok(input) => input,
-            Err(message) => {
-                eprintln!("damka: {message}");
-                ok = false;
-                break;
-            }
-        };
-        match answer(&tb, &input.text, args.pv) {
-            Ok(a) => {
-                if args.json {
-                    let mut line = serde_json::json!({
-                        "fen": input.text,
-                        "wdl": a.value.wdl().name(),
-                        "dtw": a.value.dtw(),
-                        "best_move": a.best_move,
-                    });
-                    if args.pv {
-                        line["pv"] = serde_json::json!(a.pv);
-                    }
-                    println!("{line}");
-                } else {
-                    let distance = match a.value.dtw() {
-                        Some(d) => format!(" in {d} plies"),
-                        None => String::new(),
-                    };
-                    let best = a
-                        .best_move
-                        .map(|m| format!(", best move {m}"))
-                        .unwrap_or_default();
-                    println!("{}: {}{distance}{best}", input.text, a.value.wdl());
-                    if args.pv {
-                        println!("  pv: {}", a.pv.join(" "));
-                    }
-                }
-            }
-            Err(error) => {
-                ok = false;
-                if args.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({"fen": input.text, "error": format!("{error:#}")})
-                    );
-                }
-                eprintln!("damka: {}: {error:#}: `{}`", input.label, input.text);
-            }
-        }
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    answer_each(&args.fens, args.json, |text| answer(&tb, text, args.pv))
 }
