@@ -30,6 +30,8 @@ enum Command {
     Stats(commands::stats::StatsArgs),
     /// List the material slices up to a number of pieces, in build order.
     Slices(commands::slices::SlicesArgs),
+    /// Show a move-limit rule set (a preset or a TOML file) as a table.
+    Rules(commands::rules::RulesArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => commands::verify::run(&args),
         Command::Stats(args) => commands::stats::run(&args),
         Command::Slices(args) => commands::slices::run(&args),
+        Command::Rules(args) => commands::rules::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@ pub mod error;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod rules;
 pub mod table;
 pub mod tablebase;
 

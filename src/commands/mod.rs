@@ -5,6 +5,7 @@ pub mod input;
 pub mod moves;
 pub mod perft;
 pub mod probe;
+pub mod rules;
 pub mod slices;
 pub mod stats;
 pub mod verify;
