@@ -5,7 +5,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use damka_formats::table::{hash, TableHeader, HEADER_LEN};
+use std::io::Cursor;
+
+use damka_formats::table::{
+    compress, encode_dtw, pack_wdl, wdl_code, Block, TableHeader, TableWriter, HEADER_LEN,
+    ZSTD_LEVEL,
+};
 
 struct Run {
     out: String,
@@ -56,8 +61,48 @@ fn built(tag: &str) -> PathBuf {
     dir
 }
 
-fn table(dir: &Path, name: &str) -> PathBuf {
-    dir.join("russian").join(format!("{name}.dkt"))
+fn table(dir: &Path, name: &str, kind: &str) -> PathBuf {
+    dir.join("russian").join(format!("{name}.{kind}.dkt"))
+}
+
+/// Rewrites a table file with every value passed through `edit`, behind valid
+/// checksums.
+fn rewrite(path: &Path, edit: impl Fn(usize, u16) -> u16) {
+    let bytes = std::fs::read(path).unwrap();
+    let header = TableHeader::decode(&bytes).unwrap();
+    let mut writer = TableWriter::new(
+        Cursor::new(Vec::new()),
+        header.variant,
+        header.slice,
+        header.kind,
+        header.entries,
+    )
+    .unwrap();
+    for block in 0..header.blocks() {
+        let start = block as usize * header.block_entries as usize;
+        let n = header.entries_in(block);
+        let raw = match header.decode_block(&bytes, block).unwrap() {
+            Block::Dtw(decoded) => {
+                let mut values = vec![0u16; n];
+                decoded.expand_into(&mut values);
+                for (i, v) in values.iter_mut().enumerate() {
+                    *v = edit(start + i, *v);
+                }
+                encode_dtw(&values)
+            }
+            wdl @ Block::Wdl(_) => {
+                let codes: Vec<u8> = (0..n)
+                    .map(|i| edit(start + i, wdl_code(wdl.wdl(i)) as u16) as u8)
+                    .collect();
+                pack_wdl(&codes)
+            }
+        };
+        writer
+            .push_block(&compress(&raw, ZSTD_LEVEL).unwrap())
+            .unwrap();
+    }
+    let (out, _) = writer.finish().unwrap();
+    std::fs::write(path, out.into_inner()).unwrap();
 }
 
 fn probe(dir: &Path, fens: &[&str]) -> Run {
@@ -130,11 +175,11 @@ fn gen_verify_probe_and_resume() {
     // An interrupted build leaves at most a temporary file, and a missing table is
     // rebuilt.
     std::fs::write(
-        dir.join("russian").join("0M2K-0M1K.dkt.tmp"),
+        dir.join("russian").join("0M2K-0M1K.dtw.dkt.tmp"),
         b"half a table",
     )
     .unwrap();
-    std::fs::remove_file(table(&dir, "0M2K-0M1K")).unwrap();
+    std::fs::remove_file(table(&dir, "0M2K-0M1K", "dtw")).unwrap();
     let resumed = damka(
         &[
             "gen",
@@ -234,12 +279,24 @@ fn damaged_tables_are_reported_not_misread() {
     let dir = built("damage");
     let d = dir.to_str().unwrap().to_string();
     let fen = "W:WKa1,Kc3:Bh8";
-    let path = table(&dir, "0M2K-1M0K");
+    let path = table(&dir, "0M2K-1M0K", "dtw");
     let original = std::fs::read(&path).unwrap();
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["verify", "--variant", "russian", "--quiet", "--dir", &d];
+        args.extend_from_slice(extra);
+        damka(&args, "")
+    };
+    let checked = verify(&["--checksums-only"]);
+    assert!(checked.ok, "{}", checked.err);
+    assert!(
+        checked.out.contains("checked 16 tables") && checked.out.contains(": 0 failed"),
+        "{}",
+        checked.out
+    );
 
-    // A flipped payload byte fails the checksum.
+    // A flipped byte in a block fails that block's checksum.
     let mut bytes = original.clone();
-    bytes[HEADER_LEN + 100] ^= 0x40;
+    bytes[HEADER_LEN + 2] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
     let run = probe(&dir, &[fen]);
     assert!(!run.ok);
@@ -248,12 +305,30 @@ fn damaged_tables_are_reported_not_misread() {
         "{}",
         run.out
     );
-    let verify = damka(
-        &["verify", "--variant", "russian", "--quiet", "--dir", &d],
-        "",
+    let full = verify(&[]);
+    assert!(!full.ok);
+    assert!(full.err.contains("corrupt table"), "{}", full.err);
+    let checked = verify(&["--checksums-only"]);
+    assert!(!checked.ok);
+    assert!(
+        checked.out.contains("block 0 failed its checksum") && checked.out.contains(": 1 failed"),
+        "{}",
+        checked.out
     );
-    assert!(!verify.ok);
-    assert!(verify.err.contains("corrupt table"), "{}", verify.err);
+
+    // A flipped byte in the block table or the header.
+    for at in [original.len() - 3, 40] {
+        let mut bytes = original.clone();
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+        let run = probe(&dir, &[fen]);
+        assert!(!run.ok);
+        assert!(
+            run.out.contains("corrupt") && run.out.contains("checksum"),
+            "{}",
+            run.out
+        );
+    }
 
     // A truncated file.
     std::fs::write(&path, &original[..original.len() / 2]).unwrap();
@@ -262,11 +337,24 @@ fn damaged_tables_are_reported_not_misread() {
     std::fs::write(&path, &original[..20]).unwrap();
     assert!(probe(&dir, &[fen]).out.contains("truncated"));
 
+    // A file of another format version.
+    let mut bytes = original.clone();
+    bytes[8] = 9;
+    let header_hash = damka_formats::table::hash(&bytes[..HEADER_LEN - 8]);
+    bytes[HEADER_LEN - 8..HEADER_LEN].copy_from_slice(&header_hash.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let run = probe(&dir, &[fen]);
+    assert!(
+        run.out.contains("unsupported table") && run.out.contains("format 9"),
+        "{}",
+        run.out
+    );
+
     // A Russian file among the International tables.
     std::fs::write(&path, &original).unwrap();
     let intl = dir.join("international");
     std::fs::create_dir_all(&intl).unwrap();
-    std::fs::copy(&path, intl.join("0M2K-1M0K.dkt")).unwrap();
+    std::fs::copy(&path, intl.join("0M2K-1M0K.dtw.dkt")).unwrap();
     let run = damka(
         &[
             "probe",
@@ -285,24 +373,45 @@ fn damaged_tables_are_reported_not_misread() {
         run.err
     );
 
-    // A wrong value behind valid checksums: only `verify` can see it, and does.
-    let mut bytes = original.clone();
-    let header = TableHeader::decode(&bytes).unwrap();
-    let at = HEADER_LEN + 2 * 7;
-    let value = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-    bytes[at..at + 2].copy_from_slice(&(value + 2).to_le_bytes());
-    let rewritten = TableHeader {
-        payload_hash: hash(&bytes[HEADER_LEN..]),
-        ..header
+    // A wrong value behind valid checksums: only `verify` can see it, and does,
+    // in the DTW table...
+    rewrite(&path, |i, v| if i == 7 { v + 2 } else { v });
+    assert!(verify(&["--checksums-only"]).ok);
+    let full = verify(&[]);
+    assert!(!full.ok);
+    assert!(full.out.contains("mismatch 0M2K-1M0K dtw"), "{}", full.out);
+    assert!(!full.out.contains(": 0 mismatches"), "{}", full.out);
+    std::fs::write(&path, &original).unwrap();
+
+    // ... and in the WDL table, at a position without a capture; the values of
+    // capture positions are don't-care and may be anything.
+    // One slice of a solve group has the WDL file; the probe resolves the other by
+    // a one-ply search.
+    let (name, mirror) = ("0M2K-1M0K", "1M0K-0M2K");
+    assert!(table(&dir, name, "wdl").exists() != table(&dir, mirror, "wdl").exists());
+    let (name, wdl) = if table(&dir, name, "wdl").exists() {
+        (name, table(&dir, name, "wdl"))
+    } else {
+        (mirror, table(&dir, mirror, "wdl"))
     };
-    bytes[..HEADER_LEN].copy_from_slice(&rewritten.encode());
-    std::fs::write(&path, &bytes).unwrap();
-    let verify = damka(
-        &["verify", "--variant", "russian", "--quiet", "--dir", &d],
-        "",
-    );
-    assert!(!verify.ok);
-    assert!(verify.out.contains("mismatch 0M2K-1M0K"), "{}", verify.out);
-    assert!(!verify.out.contains(": 0 mismatches"), "{}", verify.out);
+    let wdl_original = std::fs::read(&wdl).unwrap();
+    rewrite(&wdl, |_, code| (code + 1) % 3);
+    let full = verify(&[]);
+    assert!(!full.ok);
+    assert!(full.out.contains(" wdl "), "{}", full.out);
+    let indexer =
+        damka_formats::SliceIndexer::<damka_formats::Russian>::new(name.parse().unwrap()).unwrap();
+    std::fs::write(&wdl, &wdl_original).unwrap();
+    rewrite(&wdl, |i, code| {
+        if damka_probe::has_capture(&indexer.position(i as u64)) {
+            (code + 1) % 3
+        } else {
+            code
+        }
+    });
+    let full = verify(&[]);
+    assert!(full.ok, "{}", full.out);
+    std::fs::write(&wdl, &wdl_original).unwrap();
+    assert!(verify(&[]).ok);
     std::fs::remove_dir_all(&dir).unwrap();
 }

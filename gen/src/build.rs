@@ -10,7 +10,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::GenError;
 use crate::solve::Group;
-use crate::store::{SimpleStore, TableStore};
+use crate::store::{FileStore, TableStore};
 
 /// What to build.
 #[derive(Debug, Clone)]
@@ -89,7 +89,7 @@ pub fn build<V: Variant>(
         None => groups(&order),
     };
     let tablebase = Tablebase::<V>::new(&options.root);
-    let store = SimpleStore::new(tablebase.dir(), V::KIND)?;
+    let store = FileStore::new(tablebase.dir(), V::KIND)?;
     let todo: Vec<Slice> = heads
         .into_iter()
         .filter(|&head| !(store.contains(head) && store.contains(head.mirror())))
@@ -129,6 +129,7 @@ pub fn build<V: Variant>(
             store.write(slice, &values, &captures)?;
             slices.push(slice);
         }
+        store.finish_group(&slices)?;
         let built = BuiltGroup {
             slices,
             positions,
@@ -142,9 +143,14 @@ pub fn build<V: Variant>(
 }
 
 /// Fails early, with a clear message, when a group cannot fit in the memory the
-/// system reports as available (Linux `MemAvailable`; no check elsewhere).
+/// system reports as available (Linux `MemAvailable`; no check elsewhere): the
+/// solve itself plus its dependencies, decoded into memory at two bytes per
+/// position.
 fn check_memory<V: Variant>(head: Slice) -> Result<(), GenError> {
-    let needed = Group::<V>::memory_estimate(head, rayon::current_num_threads())?;
+    let mut needed = Group::<V>::memory_estimate(head, rayon::current_num_threads())?;
+    for dep in dependencies(head) {
+        needed += 2 * SliceIndexer::<V>::new(dep)?.size();
+    }
     let Some(available) = available_memory() else {
         return Ok(());
     };

@@ -1,17 +1,23 @@
 //! Verification: every stored value re-derived from its successors with the move
-//! generator.
+//! generator, and a quick check of every checksum.
 //!
 //! A position with no legal move must be a loss in 0; any other must hold the best
 //! of its successors' values one ply back. This local check is complete: by
 //! induction on the claimed distance, every stored win or loss that passes is
 //! true, so a true win or loss can be neither missed nor stored with a wrong
 //! distance, and a stored draw is a true draw.
+//!
+//! The DTW table stores every position's value exactly and is compared in full.
+//! The WDL values are compared as [`Tablebase::probe_wdl`] gives them: read from
+//! the WDL table, or for capture positions (whose entries are don't-care) by the
+//! capture search, or for the side of a solve group without a WDL file by the
+//! one-ply search.
 
 use std::path::Path;
 
-use damka_formats::table::EXTENSION;
+use damka_formats::table::parse_file_name;
 use damka_formats::{Position, Slice, Value, Variant};
-use damka_probe::{apply, generate, Tablebase};
+use damka_probe::{apply, generate, ProbeError, Tablebase};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
@@ -22,12 +28,14 @@ use crate::error::GenError;
 pub struct Mismatch {
     /// Its slice.
     pub slice: Slice,
+    /// The table that holds the wrong value: `wdl` or `dtw`.
+    pub table: &'static str,
     /// The position, White to move.
     pub fen: String,
     /// What the table holds.
-    pub stored: Value,
+    pub stored: String,
     /// What the successors give.
-    pub expected: Value,
+    pub expected: String,
 }
 
 /// What a verification found.
@@ -46,7 +54,7 @@ pub struct VerifyReport {
 /// Most mismatches kept as examples.
 const EXAMPLES: usize = 10;
 
-/// The slices that have a table file in `dir`, smallest first.
+/// The slices that have a table file (either kind) in `dir`, smallest first.
 pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         GenError::Usage(format!(
@@ -56,19 +64,12 @@ pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
     })?;
     let mut slices = Vec::new();
     for entry in entries.flatten() {
-        let path = entry.path();
-        if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
-            continue;
-        }
-        if let Some(slice) = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.parse::<Slice>().ok())
-        {
+        if let Some((slice, _)) = entry.file_name().to_str().and_then(parse_file_name) {
             slices.push(slice);
         }
     }
     slices.sort_by_key(|s| (s.pieces(), s.men(), *s));
+    slices.dedup();
     Ok(slices)
 }
 
@@ -118,13 +119,22 @@ pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenE
                 let end = ((c + 1) * CHUNK).min(size);
                 for index in c * CHUNK..end {
                     let pos = table.indexer().position(index);
-                    let stored = table.table().get(index);
                     let expected = expected_value(&tablebase, &pos)?;
+                    let stored = table.get(index);
+                    let stored_wdl = tablebase.probe_wdl(&pos)?;
+                    let mut found = Vec::new();
                     if stored != expected {
+                        found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
+                    }
+                    if stored_wdl != expected.wdl() {
+                        found.push(("wdl", stored_wdl.to_string(), expected.wdl().to_string()));
+                    }
+                    for (kind, stored, expected) in found {
                         bad += 1;
                         if examples.len() < EXAMPLES {
                             examples.push(Mismatch {
                                 slice,
+                                table: kind,
                                 fen: pos.to_string(),
                                 stored,
                                 expected,
@@ -143,6 +153,37 @@ pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenE
             report.mismatches += bad;
             let room = EXAMPLES.saturating_sub(report.examples.len());
             report.examples.extend(examples.into_iter().take(room));
+        }
+    }
+    Ok(report)
+}
+
+/// What a checksum check found.
+#[derive(Debug, Default)]
+pub struct ChecksumReport {
+    /// Slices whose two files were checked.
+    pub tables: usize,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Every file that failed, with the reason.
+    pub failures: Vec<ProbeError>,
+}
+
+/// Checks every block checksum and whole-file checksum of every table of variant
+/// `V` under `root`, without decoding anything.
+pub fn verify_checksums<V: Variant>(root: &Path) -> Result<ChecksumReport, GenError> {
+    let tablebase = Tablebase::<V>::new(root);
+    let slices = tables_in(tablebase.dir())?;
+    let results: Vec<Result<u64, ProbeError>> = slices
+        .par_iter()
+        .map(|&slice| tablebase.check_checksums(slice))
+        .collect();
+    let mut report = ChecksumReport::default();
+    for result in results {
+        report.tables += 1;
+        match result {
+            Ok(bytes) => report.bytes += bytes,
+            Err(error) => report.failures.push(error),
         }
     }
     Ok(report)

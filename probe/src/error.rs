@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use damka_formats::table::TableFormatError;
 use damka_formats::VariantKind;
 
 /// Why a probe has no answer.
@@ -15,12 +16,28 @@ pub enum ProbeError {
         /// Where the file was expected.
         path: PathBuf,
     },
-    /// A table file failed a check: truncated, bad checksum, wrong version.
+    /// A table file failed a check of its header, block table or length.
     #[error("corrupt table {path}: {reason}")]
     CorruptTable {
         /// The file.
         path: PathBuf,
         /// What check failed.
+        reason: String,
+    },
+    /// A block of a table file failed its checksum.
+    #[error("corrupt table {path}: block {block} failed its checksum")]
+    CorruptBlock {
+        /// The file.
+        path: PathBuf,
+        /// The block.
+        block: u64,
+    },
+    /// A table file of another format or index scheme version.
+    #[error("unsupported table {path}: {reason}")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Which version the file has and which this program reads.
         reason: String,
     },
     /// A table file of the other variant.
@@ -33,8 +50,8 @@ pub enum ProbeError {
         /// The variant the file holds.
         found: VariantKind,
     },
-    /// More pieces than the tables cover.
-    #[error("position has {pieces} pieces; the tables cover at most {max}")]
+    /// More pieces than any table covers.
+    #[error("position has {pieces} pieces; tables cover at most {max}")]
     NotCovered {
         /// Pieces in the position.
         pieces: u32,
@@ -52,4 +69,19 @@ pub enum ProbeError {
         /// The system's message.
         message: String,
     },
+}
+
+impl ProbeError {
+    /// The probe error for a format error found in the file at `path`.
+    pub fn from_format(path: &std::path::Path, error: TableFormatError) -> ProbeError {
+        let path = path.to_path_buf();
+        match error {
+            TableFormatError::CorruptBlock(block) => ProbeError::CorruptBlock { path, block },
+            TableFormatError::Version(reason) => ProbeError::Version { path, reason },
+            other => ProbeError::CorruptTable {
+                path,
+                reason: other.to_string(),
+            },
+        }
+    }
 }

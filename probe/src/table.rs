@@ -1,26 +1,42 @@
-//! Reading one table file: memory-mapped, checked once when opened.
+//! One table file, memory-mapped: its header and block table are checked when it
+//! is opened, each block's checksum when the block is decoded.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use damka_formats::table::{TableHeader, HEADER_LEN};
-use damka_formats::{Slice, Value, VariantKind};
+use damka_formats::table::{Block, TableHeader, ValueKind};
+use damka_formats::{Slice, VariantKind};
 use memmap2::{Advice, Mmap};
 
 use crate::error::ProbeError;
 
-/// One slice's table, mapped into memory.
+/// How a table will be read, so the kernel can plan its reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Scattered probes: no read-ahead.
+    Random,
+    /// Front to back, as when decoding or checking the whole table.
+    Sequential,
+}
+
+/// One table file, mapped into memory.
 #[derive(Debug)]
-pub struct Table {
+pub struct TableFile {
     header: TableHeader,
     map: Mmap,
     path: PathBuf,
 }
 
-impl Table {
-    /// Opens and checks the table of `slice` at `path`: magic bytes, versions,
-    /// variant, slice, length and checksums.
-    pub fn open(path: &Path, variant: VariantKind, slice: Slice) -> Result<Table, ProbeError> {
+impl TableFile {
+    /// Opens the `kind` table of `slice` at `path` and checks its header (magic
+    /// bytes, versions, variant, slice, kind), length and block table.
+    pub fn open(
+        path: &Path,
+        variant: VariantKind,
+        slice: Slice,
+        kind: ValueKind,
+        access: Access,
+    ) -> Result<TableFile, ProbeError> {
         let file = File::open(path).map_err(|error| {
             if error.kind() == std::io::ErrorKind::NotFound {
                 ProbeError::MissingTable {
@@ -40,11 +56,8 @@ impl Table {
             path: path.to_path_buf(),
             message: error.to_string(),
         })?;
-        let corrupt = |reason: String| ProbeError::CorruptTable {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let header = TableHeader::decode(&map).map_err(|e| corrupt(e.to_string()))?;
+        let format = |e| ProbeError::from_format(path, e);
+        let header = TableHeader::decode(&map).map_err(format)?;
         if header.variant != variant {
             return Err(ProbeError::WrongVariant {
                 path: path.to_path_buf(),
@@ -52,6 +65,10 @@ impl Table {
                 found: header.variant,
             });
         }
+        let corrupt = |reason: String| ProbeError::CorruptTable {
+            path: path.to_path_buf(),
+            reason,
+        };
         if header.slice != slice {
             return Err(corrupt(format!(
                 "holds slice {}, expected {}",
@@ -59,21 +76,23 @@ impl Table {
                 slice.name()
             )));
         }
-        header
-            .check_payload(&map)
-            .map_err(|e| corrupt(e.to_string()))?;
-        // Random access is the common case: the kernel should not read ahead.
-        let _ = map.advise(Advice::Random);
-        Ok(Table {
+        if header.kind != kind {
+            return Err(corrupt(format!(
+                "holds {} values, expected {}",
+                header.kind.name(),
+                kind.name()
+            )));
+        }
+        header.check_layout(&map).map_err(format)?;
+        let _ = map.advise(match access {
+            Access::Random => Advice::Random,
+            Access::Sequential => Advice::Sequential,
+        });
+        Ok(TableFile {
             header,
             map,
             path: path.to_path_buf(),
         })
-    }
-
-    /// The number of entries.
-    pub fn entries(&self) -> u64 {
-        self.header.entries
     }
 
     /// The file's header.
@@ -86,10 +105,27 @@ impl Table {
         &self.path
     }
 
-    /// The stored value at `index`, which must be below [`Table::entries`].
-    #[inline]
-    pub fn get(&self, index: u64) -> Value {
-        let at = HEADER_LEN + 2 * index as usize;
-        Value::from_raw(u16::from_le_bytes([self.map[at], self.map[at + 1]]))
+    /// Decompresses and decodes block `block`, checking its checksum.
+    pub fn decode_block(&self, block: u64) -> Result<Block, ProbeError> {
+        self.header
+            .decode_block(&self.map, block)
+            .map_err(|e| ProbeError::from_format(&self.path, e))
+    }
+
+    /// Checks every block's checksum and the whole-file checksum.
+    pub fn check_checksums(&self) -> Result<(), ProbeError> {
+        self.header
+            .check_all(&self.map)
+            .map_err(|e| ProbeError::from_format(&self.path, e))
+    }
+
+    /// The file's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Whether the file is empty (a checked table never is).
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
     }
 }

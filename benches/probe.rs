@@ -1,0 +1,132 @@
+//! Probe latency over random legal positions of the Russian tables of up to 5
+//! pieces (built into a temporary directory first, or read from
+//! `$DAMKA_BENCH_TABLES/russian` when that is set), one probe per iteration:
+//!
+//! - `wdl/cached`, `dtw/cached`: positions without a capture, every block already
+//!   in the block cache;
+//! - `wdl/cold`: a cache too small to hold anything, so every probe checks and
+//!   decompresses its block (the file itself is in the page cache);
+//! - `wdl/capture`: positions whose side to move must capture, resolved by the
+//!   capture search (blocks cached);
+//! - `wdl/2-threads`: two threads probing cached positions at once; the time is
+//!   per probe of one thread.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use damka_formats::{build_order, Position, Russian, SliceIndexer};
+use damka_gen::{build, BuildOptions};
+use damka_probe::{has_capture, Tablebase};
+
+/// Positions per kind.
+const POSITIONS: usize = 4096;
+/// Most pieces of the tables probed.
+const PIECES: u32 = 5;
+
+fn tables() -> (PathBuf, bool) {
+    if let Some(dir) = std::env::var_os("DAMKA_BENCH_TABLES") {
+        return (PathBuf::from(dir), false);
+    }
+    let dir = std::env::temp_dir().join(format!("damka-bench-probe-{}", std::process::id()));
+    let options = BuildOptions {
+        root: dir.clone(),
+        max_pieces: PIECES,
+        only: None,
+        quiet: true,
+    };
+    build::<Russian>(&options, &mut |_| {}).unwrap();
+    (dir, true)
+}
+
+/// Random legal positions of the `PIECES`-piece slices, either side to move,
+/// with (`capture`) or without a capture for the side to move.
+fn positions(capture: bool) -> Vec<Position<Russian>> {
+    let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(PIECES)
+        .into_iter()
+        .filter(|s| s.pieces() == PIECES)
+        .map(|s| SliceIndexer::new(s).unwrap())
+        .collect();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::with_capacity(POSITIONS);
+    while out.len() < POSITIONS {
+        let indexer = &indexers[(next() % indexers.len() as u64) as usize];
+        let mut pos = indexer.position(next() % indexer.size());
+        if next() % 2 == 1 {
+            pos = pos.flipped();
+        }
+        if has_capture(&pos) == capture {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Times `iters` probes cycling through `positions`.
+fn run(
+    tb: &Tablebase<Russian>,
+    positions: &[Position<Russian>],
+    iters: u64,
+    dtw: bool,
+) -> Duration {
+    let start = Instant::now();
+    for i in 0..iters as usize {
+        let pos = &positions[i % positions.len()];
+        if dtw {
+            black_box(tb.probe_dtw(black_box(pos)).unwrap());
+        } else {
+            black_box(tb.probe_wdl(black_box(pos)).unwrap());
+        }
+    }
+    start.elapsed()
+}
+
+fn probe(c: &mut Criterion) {
+    let (dir, temporary) = tables();
+    let quiet = positions(false);
+    let captures = positions(true);
+    let warm = Tablebase::<Russian>::with_cache_bytes(&dir, 1 << 30);
+    for pos in quiet.iter().chain(&captures) {
+        warm.probe_wdl(pos).unwrap();
+        warm.probe_dtw(pos).unwrap();
+    }
+    let cold = Tablebase::<Russian>::with_cache_bytes(&dir, 0);
+
+    let mut group = c.benchmark_group("probe");
+    group.bench_function("wdl/cached", |b| {
+        b.iter_custom(|iters| run(&warm, &quiet, iters, false))
+    });
+    group.bench_function("dtw/cached", |b| {
+        b.iter_custom(|iters| run(&warm, &quiet, iters, true))
+    });
+    group.bench_function("wdl/cold", |b| {
+        b.iter_custom(|iters| run(&cold, &quiet, iters, false))
+    });
+    group.bench_function("wdl/capture", |b| {
+        b.iter_custom(|iters| run(&warm, &captures, iters, false))
+    });
+    group.bench_function("wdl/2-threads", |b| {
+        b.iter_custom(|iters| {
+            let (half_a, half_b) = quiet.split_at(quiet.len() / 2);
+            std::thread::scope(|s| {
+                let other = s.spawn(|| run(&warm, half_b, iters, false));
+                let mine = run(&warm, half_a, iters, false);
+                mine.max(other.join().unwrap())
+            })
+        })
+    });
+    group.finish();
+    if temporary {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+criterion_group!(benches, probe);
+criterion_main!(benches);
