@@ -166,7 +166,7 @@ fn formats_plots_and_bad_directories() {
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
 
     // A partial directory: a table needed to resolve captures is gone.
-    std::fs::remove_file(dir.join("russian").join("0M1K-0M1K.dkt")).unwrap();
+    std::fs::remove_file(dir.join("russian").join("0M1K-0M1K.dtw.dkt")).unwrap();
     let Run { err, ok, .. } = damka(&["stats", "--variant", "russian", "--dir", d], "");
     assert!(!ok);
     assert!(err.contains("missing table 0M1K-0M1K"), "{err}");
