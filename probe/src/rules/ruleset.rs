@@ -251,7 +251,7 @@ impl fmt::Display for SidePattern {
 /// applies = { class = "versus", strong = [{ kings = 3 }, { men = 1, kings = 2 }], weak = { kings = 1 } }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "class", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(tag = "class", rename_all = "kebab-case", try_from = "ClassTable")]
 pub enum MaterialClass {
     /// Every material.
     Any,
@@ -266,6 +266,46 @@ pub enum MaterialClass {
         /// The weaker side's material.
         weak: SidePattern,
     },
+}
+
+/// The TOML table of a [`MaterialClass`] as written, before the keys are checked
+/// against the class (serde's tagged enums let extra keys of a unit variant pass).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassTable {
+    class: ClassName,
+    strong: Option<Vec<SidePattern>>,
+    weak: Option<SidePattern>,
+}
+
+/// The `class` key of a [`MaterialClass`].
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum ClassName {
+    Any,
+    BothSidesHaveKings,
+    Versus,
+}
+
+impl TryFrom<ClassTable> for MaterialClass {
+    type Error = String;
+
+    fn try_from(table: ClassTable) -> Result<MaterialClass, String> {
+        match (table.class, table.strong, table.weak) {
+            (ClassName::Any, None, None) => Ok(MaterialClass::Any),
+            (ClassName::BothSidesHaveKings, None, None) => Ok(MaterialClass::BothSidesHaveKings),
+            (ClassName::Versus, Some(strong), Some(weak)) => {
+                Ok(MaterialClass::Versus { strong, weak })
+            }
+            (ClassName::Versus, _, _) => {
+                Err("class `versus` needs both `strong` and `weak`".to_string())
+            }
+            (ClassName::Any, _, _) => Err("class `any` takes no `strong` or `weak`".to_string()),
+            (ClassName::BothSidesHaveKings, _, _) => {
+                Err("class `both-sides-have-kings` takes no `strong` or `weak`".to_string())
+            }
+        }
+    }
 }
 
 impl MaterialClass {

@@ -196,6 +196,19 @@ fn fmjd_has_i1_to_i3() {
 }
 
 #[test]
+fn fmjd_i2_count_runs_through_a_promotion() {
+    let set = presets::fmjd();
+    let p = pos::<International>("W:W6,K46,K47:BK45");
+    assert_eq!(
+        set.in_force(&p).map(|c| c.id.as_str()).collect::<Vec<_>>(),
+        ["I1", "I2"]
+    );
+    let played = set.parse_counters("I1=3,I2=4").unwrap();
+    let after = set.advance(&played, &p, &parse_move(&p, "6-1").unwrap());
+    assert_eq!(after.to_string(), "I2=4.5", "I1 restarts, I2 runs on");
+}
+
+#[test]
 fn none_has_no_counter_and_fits_both_variants() {
     let set = presets::none();
     assert!(set.counters.is_empty());
@@ -405,6 +418,22 @@ fn typos_and_bad_values_are_reported() {
             "name = \"t\"\nvariant = \"english\"",
             "english",
         ),
+        (
+            "{ class = \"any\" }",
+            "{ class = \"any\", weak = { kings = 1 } }",
+            "class `any` takes no `strong` or `weak`",
+        ),
+        (
+            "{ class = \"any\" }",
+            "{ class = \"versus\", strong = [{ kings = 2 }] }",
+            "needs both `strong` and `weak`",
+        ),
+        (
+            "{ class = \"any\" }",
+            "{ class = \"versus\", strong = [{ kings = 2 }], weak = { kings = 1 }, extra = 1 }",
+            "extra",
+        ),
+        ("resets = [\"capture\"]", "", "resets"),
     ];
     for (from, to, needle) in cases {
         let message = parse_error(&ONE_COUNTER.replacen(from, to, 1));
