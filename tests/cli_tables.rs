@@ -9,7 +9,6 @@ use std::io::Cursor;
 
 use damka_formats::table::{
     compress, encode_dtw, pack_wdl, wdl_code, Block, TableHeader, TableWriter, HEADER_LEN,
-    ZSTD_LEVEL,
 };
 
 struct Run {
@@ -98,7 +97,7 @@ fn rewrite(path: &Path, edit: impl Fn(usize, u16) -> u16) {
             }
         };
         writer
-            .push_block(&compress(&raw, ZSTD_LEVEL).unwrap())
+            .push_block(&compress(&raw, header.kind.zstd_level()).unwrap())
             .unwrap();
     }
     let (out, _) = writer.finish().unwrap();

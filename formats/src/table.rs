@@ -38,8 +38,13 @@ pub const EXTENSION: &str = "dkt";
 pub const WDL_BLOCK_ENTRIES: u32 = 1 << 16;
 /// DTW entries per block (one byte each: 16 KiB decompressed, plus wide values).
 pub const DTW_BLOCK_ENTRIES: u32 = 1 << 14;
-/// The zstd level writers use. Decompression speed does not depend on it.
-pub const ZSTD_LEVEL: i32 = 19;
+/// The zstd level writers use for WDL blocks. Decompression speed does not depend
+/// on it; see `formats/FORMAT.md` for the measured sizes and times per level.
+pub const WDL_ZSTD_LEVEL: i32 = 19;
+/// The zstd level writers use for DTW blocks: lower than WDL's, because DTW
+/// tables are four times larger raw and the highest levels cost more time than
+/// generation itself for a tenth of the size.
+pub const DTW_ZSTD_LEVEL: i32 = 9;
 /// The DTW byte that says "look the value up in the block's wide list".
 pub const DTW_ESCAPE: u8 = 0xFF;
 /// The largest block a reader accepts, in entries; bounds every allocation a header
@@ -80,6 +85,14 @@ impl ValueKind {
         match self {
             ValueKind::Wdl => "wdl",
             ValueKind::Dtw => "dtw",
+        }
+    }
+
+    /// The zstd level writers use for this kind.
+    pub fn zstd_level(self) -> i32 {
+        match self {
+            ValueKind::Wdl => WDL_ZSTD_LEVEL,
+            ValueKind::Dtw => DTW_ZSTD_LEVEL,
         }
     }
 

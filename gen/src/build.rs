@@ -10,7 +10,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::GenError;
 use crate::solve::Group;
-use crate::store::{FileStore, TableStore};
+use crate::store::{FileStore, SolvedSlice, TableStore};
 
 /// What to build.
 #[derive(Debug, Clone)]
@@ -122,14 +122,21 @@ pub fn build<V: Variant>(
             bars.overall.inc(done);
         });
         bar.finish_and_clear();
-        let mut slices = Vec::new();
-        for slot in group.into_slots() {
-            let slice = slot.slice();
-            let (values, captures) = slot.into_values();
-            store.write(slice, &values, &captures)?;
-            slices.push(slice);
-        }
-        store.finish_group(&slices)?;
+        let solved: Vec<_> = group
+            .into_slots()
+            .into_iter()
+            .map(|slot| {
+                let slice = slot.slice();
+                let (values, captures) = slot.into_values();
+                (slice, values, captures)
+            })
+            .collect();
+        let tables: Vec<SolvedSlice<'_>> = solved
+            .iter()
+            .map(|(slice, values, captures)| (*slice, values.as_slice(), captures.as_bitslice()))
+            .collect();
+        store.write_group(&tables)?;
+        let slices = solved.iter().map(|(slice, _, _)| *slice).collect();
         let built = BuiltGroup {
             slices,
             positions,

@@ -6,16 +6,21 @@
 
 use std::fs::{self, File};
 use std::io::BufWriter;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use bitvec::slice::BitSlice;
 use damka_formats::table::{
-    compress, encode_dtw, pack_wdl, table_file_name, wdl_code, TableWriter, ValueKind, ZSTD_LEVEL,
+    compress, encode_dtw, pack_wdl, table_file_name, wdl_code, TableWriter, ValueKind,
 };
-use damka_formats::{Slice, Value, VariantKind};
+use damka_formats::{Slice, Value, VariantKind, Wdl};
 use rayon::prelude::*;
 
 use crate::error::GenError;
+
+/// The solved values of one slice: one raw [`Value`] per index, and a bit per
+/// index marking the capture positions.
+pub type SolvedSlice<'a> = (Slice, &'a [u16], &'a BitSlice<u64>);
 
 /// A destination for solved tables.
 pub trait TableStore: Sync {
@@ -27,8 +32,12 @@ pub trait TableStore: Sync {
     /// capture search.
     fn write(&self, slice: Slice, values: &[u16], captures: &BitSlice<u64>)
         -> Result<(), GenError>;
-    /// Called once every slice of a solve group has been written.
-    fn finish_group(&self, _slices: &[Slice]) -> Result<(), GenError> {
+    /// Stores the slices of one solve group (a slice and its mirror, or a slice
+    /// that is its own mirror). By default, each on its own.
+    fn write_group(&self, group: &[SolvedSlice<'_>]) -> Result<(), GenError> {
+        for &(slice, values, captures) in group {
+            self.write(slice, values, captures)?;
+        }
         Ok(())
     }
 }
@@ -36,6 +45,8 @@ pub trait TableStore: Sync {
 /// Blocks compressed in parallel before being written in order: bounds the
 /// compressed bytes held in memory to one batch.
 const BATCH_BLOCKS: usize = 256;
+/// The fast zstd level that ranks the two sides of a group by WDL size.
+const ESTIMATE_LEVEL: i32 = 3;
 
 /// Compressed table files in one directory. Each file is written block by block to
 /// a temporary file, synced, then renamed into place.
@@ -68,7 +79,7 @@ impl FileStore {
         slice: Slice,
         kind: ValueKind,
         entries: usize,
-        encode: &(dyn Fn(std::ops::Range<usize>) -> Vec<u8> + Sync),
+        encode: &(dyn Fn(Range<usize>) -> Vec<u8> + Sync),
     ) -> Result<(), GenError> {
         let path = self.path(slice, kind);
         let temporary = path.with_extension("dkt.tmp");
@@ -87,7 +98,7 @@ impl FileStore {
                 .into_par_iter()
                 .map(|block| {
                     let range = block * per_block..((block + 1) * per_block).min(entries);
-                    compress(&encode(range), ZSTD_LEVEL)
+                    compress(&encode(range), kind.zstd_level())
                 })
                 .collect::<Result<_, _>>()
                 .map_err(fail)?;
@@ -103,6 +114,54 @@ impl FileStore {
             message: e.to_string(),
         })
     }
+
+    fn write_dtw(&self, slice: Slice, values: &[u16]) -> Result<(), GenError> {
+        self.write_kind(slice, ValueKind::Dtw, values.len(), &|range| {
+            encode_dtw(&values[range])
+        })
+    }
+
+    fn write_wdl(
+        &self,
+        slice: Slice,
+        values: &[u16],
+        captures: &BitSlice<u64>,
+    ) -> Result<(), GenError> {
+        self.write_kind(slice, ValueKind::Wdl, values.len(), &|range| {
+            wdl_block(values, captures, range)
+        })
+    }
+
+    /// Removes a file if it is there.
+    fn remove(&self, slice: Slice, kind: ValueKind) -> Result<(), GenError> {
+        let path = self.path(slice, kind);
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(GenError::Write {
+                path,
+                message: e.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The packed WDL block of the entries `range`.
+fn wdl_block(values: &[u16], captures: &BitSlice<u64>, range: Range<usize>) -> Vec<u8> {
+    pack_wdl(&wdl_block_codes(&values[range.clone()], &captures[range]))
+}
+
+/// About how many bytes the WDL file of a slice takes: its blocks compressed at a
+/// fast level.
+fn estimate_wdl(values: &[u16], captures: &BitSlice<u64>) -> usize {
+    let per_block = ValueKind::Wdl.block_entries() as usize;
+    (0..values.len().div_ceil(per_block))
+        .into_par_iter()
+        .map(|block| {
+            let range = block * per_block..((block + 1) * per_block).min(values.len());
+            compress(&wdl_block(values, captures, range), ESTIMATE_LEVEL)
+                .map_or(usize::MAX, |c| c.len())
+        })
+        .sum()
 }
 
 /// The two-bit WDL codes of a block, with the don't-care entries (capture
@@ -115,7 +174,7 @@ pub fn wdl_block_codes(values: &[u16], captures: &BitSlice<u64>) -> Vec<u8> {
         .iter()
         .zip(captures.iter())
         .find(|(_, capture)| !**capture)
-        .map_or(wdl_code(damka_formats::Wdl::Draw), |(&v, _)| code(v));
+        .map_or(wdl_code(Wdl::Draw), |(&v, _)| code(v));
     let mut previous = first;
     values
         .iter()
@@ -136,29 +195,6 @@ impl TableStore for FileStore {
                 || self.path(slice.mirror(), ValueKind::Wdl).is_file())
     }
 
-    /// Keeps the smaller of the two WDL files of a slice and its mirror (by
-    /// measurement, about 30 % of the pair's bytes instead of 100 %).
-    fn finish_group(&self, slices: &[Slice]) -> Result<(), GenError> {
-        let [a, b] = slices else {
-            return Ok(());
-        };
-        let size = |s: Slice| {
-            let path = self.path(s, ValueKind::Wdl);
-            fs::metadata(&path)
-                .map(|m| m.len())
-                .map_err(|e| GenError::Write {
-                    path,
-                    message: e.to_string(),
-                })
-        };
-        let larger = if size(*b)? < size(*a)? { *a } else { *b };
-        let path = self.path(larger, ValueKind::Wdl);
-        fs::remove_file(&path).map_err(|e| GenError::Write {
-            path,
-            message: e.to_string(),
-        })
-    }
-
     fn write(
         &self,
         slice: Slice,
@@ -167,12 +203,31 @@ impl TableStore for FileStore {
     ) -> Result<(), GenError> {
         // The DTW file first: `contains` needs both, so a crash between the two
         // renames leaves a table that is rebuilt.
-        self.write_kind(slice, ValueKind::Dtw, values.len(), &|range| {
-            encode_dtw(&values[range])
-        })?;
-        self.write_kind(slice, ValueKind::Wdl, values.len(), &|range| {
-            pack_wdl(&wdl_block_codes(&values[range.clone()], &captures[range]))
-        })
+        self.write_dtw(slice, values)?;
+        self.write_wdl(slice, values, captures)
+    }
+
+    /// Writes both DTW files, and the WDL file of only the side that compresses
+    /// smaller (ranked by a fast zstd level; by measurement the smaller side takes
+    /// about 30 % of the pair's bytes). Removes the other side's WDL file, if an
+    /// earlier build left one.
+    fn write_group(&self, group: &[SolvedSlice<'_>]) -> Result<(), GenError> {
+        let [(a, a_values, a_captures), (b, b_values, b_captures)] = group else {
+            for &(slice, values, captures) in group {
+                self.write(slice, values, captures)?;
+            }
+            return Ok(());
+        };
+        self.write_dtw(*a, a_values)?;
+        self.write_dtw(*b, b_values)?;
+        let b_smaller = estimate_wdl(b_values, b_captures) < estimate_wdl(a_values, a_captures);
+        let (keep, values, captures, drop) = if b_smaller {
+            (*b, b_values, b_captures, *a)
+        } else {
+            (*a, a_values, a_captures, *b)
+        };
+        self.write_wdl(keep, values, captures)?;
+        self.remove(drop, ValueKind::Wdl)
     }
 }
 
