@@ -2,21 +2,24 @@
 //! pieces (built into a temporary directory first, or read from
 //! `$DAMKA_BENCH_TABLES/russian` when that is set), one probe per iteration:
 //!
-//! - `wdl/cached`, `dtw/cached`: positions without a capture, every block already
-//!   in the block cache;
-//! - `wdl/cold`: a cache too small to hold anything, so every probe checks and
-//!   decompresses its block (the file itself is in the page cache);
+//! - `wdl/cached`: positions without a capture of the side of each solve group
+//!   that has the WDL file, every block already in the block cache;
+//! - `wdl/one-ply`: the same for the other side, resolved by a one-ply search;
+//! - `dtw/cached`: the positions of `wdl/cached`, from the DTW files;
+//! - `wdl/cold`: as `wdl/cached` with a cache too small to hold anything, so every
+//!   probe checks and decompresses its block (the file is in the page cache);
 //! - `wdl/capture`: positions whose side to move must capture, resolved by the
 //!   capture search (blocks cached);
-//! - `wdl/2-threads`: two threads probing cached positions at once; the time is
+//! - `wdl/2-threads`: two threads probing as in `wdl/cached` at once; the time is
 //!   per probe of one thread.
 
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damka_formats::{build_order, Position, Russian, SliceIndexer};
+use damka_formats::table::{table_file_name, ValueKind};
+use damka_formats::{build_order, Position, Russian, Slice, SliceIndexer};
 use damka_gen::{build, BuildOptions};
 use damka_probe::{has_capture, Tablebase};
 
@@ -40,14 +43,30 @@ fn tables() -> (PathBuf, bool) {
     (dir, true)
 }
 
-/// Random legal positions of the `PIECES`-piece slices, either side to move,
-/// with (`capture`) or without a capture for the side to move.
-fn positions(capture: bool) -> Vec<Position<Russian>> {
+/// What a position needs from the tables.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// No capture, and its slice has the WDL file.
+    Stored,
+    /// No capture, and its slice's mirror has the WDL file.
+    OnePly,
+    /// The side to move must capture.
+    Capture,
+}
+
+/// Random legal positions of the `PIECES`-piece slices under `dir`, either side
+/// to move, of the given kind.
+fn positions(dir: &Path, kind: Kind) -> Vec<Position<Russian>> {
     let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(PIECES)
         .into_iter()
         .filter(|s| s.pieces() == PIECES)
         .map(|s| SliceIndexer::new(s).unwrap())
         .collect();
+    let has_wdl = |slice: Slice| {
+        Tablebase::<Russian>::variant_dir(dir)
+            .join(table_file_name(slice, ValueKind::Wdl))
+            .exists()
+    };
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
         state ^= state << 13;
@@ -62,7 +81,14 @@ fn positions(capture: bool) -> Vec<Position<Russian>> {
         if next() % 2 == 1 {
             pos = pos.flipped();
         }
-        if has_capture(&pos) == capture {
+        let found = if has_capture(&pos) {
+            Kind::Capture
+        } else if has_wdl(Slice::of(&pos).unwrap()) {
+            Kind::Stored
+        } else {
+            Kind::OnePly
+        };
+        if found == kind {
             out.push(pos);
         }
     }
@@ -90,10 +116,11 @@ fn run(
 
 fn probe(c: &mut Criterion) {
     let (dir, temporary) = tables();
-    let quiet = positions(false);
-    let captures = positions(true);
+    let quiet = positions(&dir, Kind::Stored);
+    let one_ply = positions(&dir, Kind::OnePly);
+    let captures = positions(&dir, Kind::Capture);
     let warm = Tablebase::<Russian>::with_cache_bytes(&dir, 1 << 30);
-    for pos in quiet.iter().chain(&captures) {
+    for pos in quiet.iter().chain(&one_ply).chain(&captures) {
         warm.probe_wdl(pos).unwrap();
         warm.probe_dtw(pos).unwrap();
     }
@@ -102,6 +129,9 @@ fn probe(c: &mut Criterion) {
     let mut group = c.benchmark_group("probe");
     group.bench_function("wdl/cached", |b| {
         b.iter_custom(|iters| run(&warm, &quiet, iters, false))
+    });
+    group.bench_function("wdl/one-ply", |b| {
+        b.iter_custom(|iters| run(&warm, &one_ply, iters, false))
     });
     group.bench_function("dtw/cached", |b| {
         b.iter_custom(|iters| run(&warm, &quiet, iters, true))
