@@ -16,6 +16,10 @@ use crate::stats::StatsReport;
 /// render the same on every machine.
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
+/// Height in pixels of the distance chart; the bar chart below it grows with the
+/// number of slices so that every label stays readable.
+const DISTANCE_HEIGHT: u32 = 700;
+
 /// Distinct, print-safe line colours (Okabe–Ito), one per piece count.
 const LINE_COLORS: [RGBColor; 7] = [
     RGBColor(0, 114, 178),
@@ -30,7 +34,8 @@ const LINE_COLORS: [RGBColor; 7] = [
 /// Draws both figures, one above the other, into `path` (`.svg` or `.png`). The
 /// bar chart shows the slices with `pieces` pieces.
 pub fn plot(report: &StatsReport, pieces: u32, path: &Path) -> Result<(), GenError> {
-    let size = (1200, 1400);
+    let bars = report.slices.iter().filter(|s| s.pieces == pieces).count() as u32;
+    let size = (1200, DISTANCE_HEIGHT + (22 * bars + 200).max(700));
     let fail = |e: String| GenError::Write {
         path: path.to_path_buf(),
         message: e,
@@ -66,7 +71,7 @@ fn draw<DB: DrawingBackend>(
     pieces: u32,
 ) -> Result<(), String> {
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let (top, bottom) = root.split_vertically(700);
+    let (top, bottom) = root.split_vertically(DISTANCE_HEIGHT);
     distance_chart(&top, report).map_err(|e| e.to_string())?;
     wdl_chart(&bottom, report, pieces).map_err(|e| e.to_string())
 }
