@@ -644,6 +644,16 @@ thread_local! {
 
 /// Decompresses a block that must decode to at most `capacity` bytes.
 pub fn decompress(compressed: &[u8], capacity: usize) -> Result<Vec<u8>, String> {
+    // Writers record the decompressed size in the frame: allocate just that.
+    let capacity = match zstd::zstd_safe::get_frame_content_size(compressed) {
+        Ok(Some(size)) if size <= capacity as u64 => size as usize,
+        Ok(Some(size)) => {
+            return Err(format!(
+                "frame of {size} bytes, at most {capacity} expected"
+            ))
+        }
+        _ => capacity,
+    };
     DECOMPRESSOR.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
