@@ -39,12 +39,13 @@ pub const WDL_BLOCK_ENTRIES: u32 = 1 << 16;
 /// DTW entries per block (one byte each: 16 KiB decompressed, plus wide values).
 pub const DTW_BLOCK_ENTRIES: u32 = 1 << 14;
 /// The zstd level writers use for WDL blocks. Decompression speed does not depend
-/// on it; see `formats/FORMAT.md` for the measured sizes and times per level.
-pub const WDL_ZSTD_LEVEL: i32 = 19;
+/// on it; see `formats/FORMAT.md` for the measured sizes and times per level (19 is
+/// 1 % smaller and 3 times slower).
+pub const WDL_ZSTD_LEVEL: i32 = 15;
 /// The zstd level writers use for DTW blocks: lower than WDL's, because DTW
-/// tables are four times larger raw and the highest levels cost more time than
-/// generation itself for a tenth of the size.
-pub const DTW_ZSTD_LEVEL: i32 = 9;
+/// tables are four times larger raw; higher levels gain a few per cent for several
+/// times the time.
+pub const DTW_ZSTD_LEVEL: i32 = 6;
 /// The DTW byte that says "look the value up in the block's wide list".
 pub const DTW_ESCAPE: u8 = 0xFF;
 /// The largest block a reader accepts, in entries; bounds every allocation a header
