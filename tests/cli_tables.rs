@@ -1,43 +1,16 @@
 //! `damka gen`, `probe` and `verify` as users run them, including bad input:
 //! missing, truncated, corrupted and wrong-variant tables, and malformed FENs.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
 use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use common::{damka, Run};
 
 use damka_formats::table::{
     compress, encode_dtw, pack_wdl, wdl_code, Block, TableHeader, TableWriter, HEADER_LEN,
 };
-
-struct Run {
-    out: String,
-    err: String,
-    ok: bool,
-}
-
-fn damka(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        out: String::from_utf8(out.stdout).unwrap(),
-        err: String::from_utf8(out.stderr).unwrap(),
-        ok: out.status.success(),
-    }
-}
 
 /// A fresh directory with the Russian tables of up to 3 pieces.
 fn built(tag: &str) -> PathBuf {
