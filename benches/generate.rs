@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use damka_formats::{dependencies, Russian, Slice};
-use damka_gen::solve::Group;
+use damka_gen::solve::{Dtw, Group};
 use damka_gen::{build, BuildOptions};
 use damka_probe::Tablebase;
 
@@ -23,7 +23,7 @@ fn generate(c: &mut Criterion) {
         .into_iter()
         .map(|d| tablebase.slice_table(d).unwrap())
         .collect();
-    let positions = Group::<Russian>::new(slice, deps.clone())
+    let positions = Group::new(slice, Dtw::<Russian>::new(deps.clone()))
         .unwrap()
         .positions();
     let mut group = c.benchmark_group("generate");
@@ -31,7 +31,7 @@ fn generate(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("russian/1M1K-1M1K", |b| {
         b.iter(|| {
-            let g = Group::<Russian>::new(slice, deps.clone()).unwrap();
+            let g = Group::new(slice, Dtw::<Russian>::new(deps.clone())).unwrap();
             g.solve(&|_| {});
             g
         })

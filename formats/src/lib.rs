@@ -24,5 +24,5 @@ pub use index::SliceIndexer;
 pub use position::{Bits, Color, Material, PieceKind, Position};
 pub use slice::{white_to_move, Slice};
 pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
-pub use value::{Value, Wdl};
+pub use value::{Dtc, RuleWdl, Value, Wdl};
 pub use variant::{International, Russian, Variant, VariantKind};

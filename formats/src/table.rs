@@ -61,6 +61,13 @@ pub enum ValueKind {
     /// The full [`Value`] (WDL and DTW), one byte per position with an escape to
     /// a 16-bit value; exact for every position, capture positions included.
     Dtw,
+    /// Distance to conversion under a rule set ([`crate::value::Dtc`]), encoded as
+    /// [`ValueKind::Dtw`] is; exact for every position. The header names the rule
+    /// set by its fingerprint.
+    Dtc,
+    /// The value under a rule set with fresh counters ([`crate::value::RuleWdl`]),
+    /// encoded as [`ValueKind::Dtw`] is; exact for every position.
+    RuleWdl,
 }
 
 impl ValueKind {
@@ -69,6 +76,8 @@ impl ValueKind {
         match self {
             ValueKind::Wdl => 0,
             ValueKind::Dtw => 1,
+            ValueKind::Dtc => 2,
+            ValueKind::RuleWdl => 3,
         }
     }
 
@@ -77,23 +86,28 @@ impl ValueKind {
         match code {
             0 => Some(ValueKind::Wdl),
             1 => Some(ValueKind::Dtw),
+            2 => Some(ValueKind::Dtc),
+            3 => Some(ValueKind::RuleWdl),
             _ => None,
         }
     }
 
-    /// `wdl` or `dtw`: the part of the file name before the extension.
+    /// `wdl`, `dtw`, `dtc` or `rwdl`: the part of the file name before the
+    /// extension.
     pub fn name(self) -> &'static str {
         match self {
             ValueKind::Wdl => "wdl",
             ValueKind::Dtw => "dtw",
+            ValueKind::Dtc => "dtc",
+            ValueKind::RuleWdl => "rwdl",
         }
     }
 
     /// The zstd level writers use for this kind.
     pub fn zstd_level(self) -> i32 {
         match self {
-            ValueKind::Wdl => WDL_ZSTD_LEVEL,
-            ValueKind::Dtw => DTW_ZSTD_LEVEL,
+            ValueKind::Wdl | ValueKind::RuleWdl => WDL_ZSTD_LEVEL,
+            ValueKind::Dtw | ValueKind::Dtc => DTW_ZSTD_LEVEL,
         }
     }
 
@@ -101,7 +115,7 @@ impl ValueKind {
     pub fn block_entries(self) -> u32 {
         match self {
             ValueKind::Wdl => WDL_BLOCK_ENTRIES,
-            ValueKind::Dtw => DTW_BLOCK_ENTRIES,
+            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl => DTW_BLOCK_ENTRIES,
         }
     }
 }
@@ -125,6 +139,9 @@ pub struct TableHeader {
     pub table_hash: u64,
     /// XXH3-64 of every byte after the header: the blocks, padding and block table.
     pub file_hash: u64,
+    /// The fingerprint of the rule set a [`ValueKind::Dtc`] or
+    /// [`ValueKind::RuleWdl`] table was built under; 0 for the other kinds.
+    pub rules: u64,
 }
 
 /// Why a table file cannot be read.
@@ -173,6 +190,12 @@ pub fn table_file_name(slice: Slice, kind: ValueKind) -> String {
 /// table.
 pub fn file_name(slice: Slice) -> String {
     table_file_name(slice, ValueKind::Dtw)
+}
+
+/// The file name of a slice's table of kind `kind` built under the rule set
+/// called `rules`, e.g. `1M2K-0M1K.russian.dtc.dkt`.
+pub fn rule_table_file_name(slice: Slice, rules: &str, kind: ValueKind) -> String {
+    format!("{}.{rules}.{}.{EXTENSION}", slice.name(), kind.name())
 }
 
 /// The slice and kind a table file name stands for, if it is one.
@@ -260,6 +283,7 @@ impl TableHeader {
         out[40..48].copy_from_slice(&self.table_offset.to_le_bytes());
         out[48..56].copy_from_slice(&self.table_hash.to_le_bytes());
         out[56..64].copy_from_slice(&self.file_hash.to_le_bytes());
+        out[64..72].copy_from_slice(&self.rules.to_le_bytes());
         let header_hash = hash(&out[0..HEADER_LEN - 8]);
         out[HEADER_LEN - 8..].copy_from_slice(&header_hash.to_le_bytes());
         out
@@ -329,6 +353,7 @@ impl TableHeader {
             table_offset: u64_at(bytes, 40),
             table_hash: u64_at(bytes, 48),
             file_hash: u64_at(bytes, 56),
+            rules: u64_at(bytes, 64),
         };
         if header.block_entries == 0
             || header.block_entries > MAX_BLOCK_ENTRIES
@@ -438,7 +463,7 @@ impl TableHeader {
                 check_wdl_codes(&raw, entries).map_err(bad)?;
                 Ok(Block::Wdl(raw.into_boxed_slice()))
             }
-            ValueKind::Dtw => {
+            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl => {
                 let raw = decompress(compressed, dtw_capacity(entries)).map_err(bad)?;
                 DtwBlock::parse(raw, entries).map(Block::Dtw).map_err(bad)
             }
@@ -536,6 +561,17 @@ impl Block {
         match self {
             Block::Wdl(codes) => wdl_of_code(codes[local / 4] >> (2 * (local % 4)) & 3),
             Block::Dtw(block) => block.value(local).wdl(),
+        }
+    }
+
+    /// The raw `u16` at offset `local` of a block of any kind but WDL (a raw
+    /// [`Value`], [`crate::value::Dtc`] or [`crate::value::RuleWdl`] code); `None`
+    /// for a WDL block.
+    #[inline]
+    pub fn raw(&self, local: usize) -> Option<u16> {
+        match self {
+            Block::Dtw(block) => Some(block.value(local).raw()),
+            Block::Wdl(_) => None,
         }
     }
 
@@ -710,11 +746,17 @@ impl<W: Write + Seek> TableWriter<W> {
                 table_offset: 0,
                 table_hash: 0,
                 file_hash: 0,
+                rules: 0,
             },
             table: Vec::new(),
             position: HEADER_LEN as u64,
             file_hasher: Hasher::default(),
         })
+    }
+
+    /// Records the fingerprint of the rule set the table is built under.
+    pub fn set_rules(&mut self, fingerprint: u64) {
+        self.header.rules = fingerprint;
     }
 
     /// Entries per block: every block but the last must hold exactly this many.

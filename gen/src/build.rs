@@ -9,7 +9,7 @@ use damka_probe::Tablebase;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::GenError;
-use crate::solve::Group;
+use crate::solve::{memory_estimate, Dtw, Group};
 use crate::store::{FileStore, SolvedSlice, TableStore};
 
 /// What to build.
@@ -114,7 +114,7 @@ pub fn build<V: Variant>(
             .into_iter()
             .map(|dep| tablebase.slice_table(dep))
             .collect::<Result<Vec<_>, _>>()?;
-        let group = Group::<V>::new(head, deps)?;
+        let group = Group::new(head, Dtw::<V>::new(deps))?;
         let positions = group.positions();
         let bar = bars.slice_bar(head, positions);
         group.solve(&|done| {
@@ -154,7 +154,7 @@ pub fn build<V: Variant>(
 /// solve itself plus its dependencies, decoded into memory at two bytes per
 /// position.
 fn check_memory<V: Variant>(head: Slice) -> Result<(), GenError> {
-    let mut needed = Group::<V>::memory_estimate(head, rayon::current_num_threads())?;
+    let mut needed = memory_estimate::<V>(head, rayon::current_num_threads())?;
     for dep in dependencies(head) {
         needed += 2 * SliceIndexer::<V>::new(dep)?.size();
     }

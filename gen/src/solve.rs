@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use bitvec::vec::BitVec;
 use damka_formats::position::rotate;
-use damka_formats::{Bits, Color, Material, Position, Slice, SliceIndexer, Value, Variant};
+use damka_formats::{Bits, Color, Material, Position, Slice, SliceIndexer, Value, Variant, Wdl};
 use damka_probe::movegen::{
     count_king_moves, directions, generate_captures, generate_man_moves, shift,
 };
@@ -39,6 +39,79 @@ use damka_probe::{apply, Move, SliceTable};
 use rayon::prelude::*;
 
 use crate::error::GenError;
+
+/// What a solve computes: how a capture or promotion is valued, and how a
+/// decided value is stored. [`Dtw`] is the game-theoretic distance to win; the
+/// rule tables plug in their distance to conversion (`crate::rules`).
+pub trait Metric<V: Variant>: Sync {
+    /// The value, for the side that played it, of the capture or promotion `mv`
+    /// from `pos` (White to move), which leads to `after` (Black to move): the
+    /// outcome and its distance in plies, the move included.
+    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16);
+
+    /// The stored `u16` of a decided value (never 0, which is a draw).
+    fn encode(&self, wdl: Wdl, plies: u16) -> u16;
+
+    /// The outcome and distance of a stored `u16` (0 is a draw).
+    fn decode(&self, raw: u16) -> (Wdl, u16);
+}
+
+/// The game-theoretic metric: DTW, stored as [`Value`]s, with the captures and
+/// promotions read from the dependencies' tables.
+pub struct Dtw<V: Variant> {
+    external: Vec<(Material, Arc<SliceTable<V>>)>,
+}
+
+impl<V: Variant> Dtw<V> {
+    /// The metric over the DTW tables of the group's dependencies.
+    pub fn new(dependencies: Vec<Arc<SliceTable<V>>>) -> Dtw<V> {
+        let external = dependencies
+            .into_iter()
+            .map(|t| (t.indexer().slice().material(), t))
+            .collect();
+        Dtw { external }
+    }
+}
+
+impl<V: Variant> Metric<V> for Dtw<V> {
+    #[inline]
+    fn conversion(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+        if after.black() == 0 {
+            return (Wdl::Win, 1);
+        }
+        let pos = after.flipped();
+        let material = pos.material();
+        let value = self
+            .external
+            .iter()
+            .find(|(m, _)| *m == material)
+            .map(|(_, table)| table.value(&pos))
+            .unwrap_or_else(|| unreachable!("dependency table for {material:?} was not opened"));
+        self.decode(value.back().raw())
+    }
+
+    #[inline]
+    fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
+        debug_assert_eq!(wdl == Wdl::Win, plies % 2 == 1);
+        Value::decided(plies).raw()
+    }
+
+    #[inline]
+    fn decode(&self, raw: u16) -> (Wdl, u16) {
+        let value = Value::from_raw(raw);
+        (value.wdl(), value.dtw().unwrap_or(0))
+    }
+}
+
+/// The value one ply earlier through a move that leads to a position of value
+/// `(wdl, plies)`.
+#[inline]
+fn back((wdl, plies): (Wdl, u16)) -> (Wdl, u16) {
+    match wdl {
+        Wdl::Draw => (Wdl::Draw, 0),
+        other => (other.negate(), plies + 1),
+    }
+}
 
 /// A win has been queued for this position.
 const WIN_QUEUED: u8 = 1;
@@ -52,7 +125,6 @@ const NOT_QUEUED: u16 = u16::MAX;
 /// One slice of the group being solved, with its values so far.
 pub struct Slot<V: Variant> {
     indexer: SliceIndexer<V>,
-    material: Material,
     values: Vec<AtomicU16>,
     /// One bit per index: the side to move must capture (the table format may
     /// treat these values as don't-care).
@@ -80,10 +152,10 @@ impl<V: Variant> Slot<V> {
     }
 }
 
-/// A solve group and the tables of the slices it depends on.
-pub struct Group<V: Variant> {
+/// A solve group and the metric that values its moves out of the group.
+pub struct Group<V: Variant, M: Metric<V>> {
     slots: Vec<Slot<V>>,
-    external: Vec<(Material, Arc<SliceTable<V>>)>,
+    metric: M,
 }
 
 /// A pair of blocks (or one block, when a men placement is its own flip) whose
@@ -96,10 +168,10 @@ struct Unit {
     count: usize,
 }
 
-impl<V: Variant> Group<V> {
-    /// Prepares the group of `slice` (and its mirror), given the tables of its
-    /// dependencies.
-    pub fn new(slice: Slice, dependencies: Vec<Arc<SliceTable<V>>>) -> Result<Self, GenError> {
+impl<V: Variant, M: Metric<V>> Group<V, M> {
+    /// Prepares the group of `slice` (and its mirror), valuing captures and
+    /// promotions by `metric`.
+    pub fn new(slice: Slice, metric: M) -> Result<Self, GenError> {
         let mut slices = vec![slice];
         if !slice.is_self_mirror() {
             slices.push(slice.mirror());
@@ -114,27 +186,11 @@ impl<V: Variant> Group<V> {
             captures.resize_with(size.div_ceil(64), || AtomicU64::new(0));
             slots.push(Slot {
                 indexer,
-                material: s.material(),
                 values,
                 captures,
             });
         }
-        let external = dependencies
-            .into_iter()
-            .map(|t| (t.indexer().slice().material(), t))
-            .collect();
-        Ok(Group { slots, external })
-    }
-
-    /// Bytes the solve needs at most: the group's values, plus the working cells of
-    /// one unit per thread (a unit is at most two blocks).
-    pub fn memory_estimate(slice: Slice, threads: usize) -> Result<u64, GenError> {
-        let indexer = SliceIndexer::<V>::new(slice)?;
-        let slices = if slice.is_self_mirror() { 1 } else { 2 };
-        let values = 2 * slices * indexer.size();
-        let cell = std::mem::size_of::<Cell>() as u64;
-        let units = cell * 2 * indexer.king_placements() * threads as u64;
-        Ok(values + units)
+        Ok(Group { slots, metric })
     }
 
     /// Number of positions in the group.
@@ -199,28 +255,6 @@ impl<V: Variant> Group<V> {
         units
     }
 
-    /// The stored value of a position whose side to move is Black, seen from Black.
-    #[inline]
-    fn successor_value(&self, after: &Position<V>) -> Value {
-        if after.black() == 0 {
-            return Value::LOST;
-        }
-        let pos = after.flipped();
-        let material = pos.material();
-        for slot in &self.slots {
-            if slot.material == material {
-                let raw = slot.values[slot.indexer.index(&pos) as usize].load(Ordering::Relaxed);
-                return Value::from_raw(raw);
-            }
-        }
-        for (m, table) in &self.external {
-            if *m == material {
-                return table.value(&pos);
-            }
-        }
-        unreachable!("dependency table for {material:?} was not opened")
-    }
-
     /// The position at a unit-local index.
     #[inline]
     fn position(&self, unit: &Unit, local: usize) -> Position<V> {
@@ -266,7 +300,9 @@ impl<V: Variant> Group<V> {
                 if cells[local].value != 0 {
                     continue;
                 }
-                cells[local].value = Value::decided(ply as u16).raw();
+                let won = cells[local].flags & WIN_QUEUED != 0;
+                let outcome = if won { Wdl::Win } else { Wdl::Loss };
+                cells[local].value = self.metric.encode(outcome, ply as u16);
                 let block = local / k;
                 let partner = if unit.count == 2 { 1 - block } else { 0 };
                 let pos = self.position(unit, local);
@@ -276,7 +312,7 @@ impl<V: Variant> Group<V> {
                     if cell.value != 0 || cell.flags & CAPTURE != 0 {
                         return;
                     }
-                    if ply % 2 == 0 {
+                    if !won {
                         cell.flags |= WIN_QUEUED;
                         push(&mut buckets, q, ply as u16 + 1);
                     } else {
@@ -353,21 +389,23 @@ impl<V: Variant> Group<V> {
         let mirror = &self.slots[self.partner_slot(slot)];
         for mv in moves.iter() {
             let after = apply(pos, mv);
-            let value = if capture || mv.is_promotion() {
-                self.successor_value(&after)
+            let (wdl, d) = if capture || mv.is_promotion() {
+                self.metric.conversion(pos, mv, &after)
             } else {
                 // A quiet man move keeps the material: the mirror slot, solved
                 // already for this higher sub-slice key.
                 let index = mirror.indexer.index(&after.flipped()) as usize;
-                Value::from_raw(mirror.values[index].load(Ordering::Relaxed))
-            }
-            .back();
-            match value.dtw() {
-                None => outcome.draw = true,
-                Some(d) if d % 2 == 1 => {
+                back(
+                    self.metric
+                        .decode(mirror.values[index].load(Ordering::Relaxed)),
+                )
+            };
+            match wdl {
+                Wdl::Draw => outcome.draw = true,
+                Wdl::Win => {
                     outcome.shortest_win = Some(outcome.shortest_win.map_or(d, |w| w.min(d)))
                 }
-                Some(d) => outcome.longest_loss = outcome.longest_loss.max(d),
+                Wdl::Loss => outcome.longest_loss = outcome.longest_loss.max(d),
             }
         }
         outcome
@@ -401,11 +439,22 @@ impl<V: Variant> Group<V> {
     }
 }
 
+/// Bytes the solve of the group of `slice` needs at most: the group's values, plus
+/// the working cells of one unit per thread (a unit is at most two blocks).
+pub fn memory_estimate<V: Variant>(slice: Slice, threads: usize) -> Result<u64, GenError> {
+    let indexer = SliceIndexer::<V>::new(slice)?;
+    let slices = if slice.is_self_mirror() { 1 } else { 2 };
+    let values = 2 * slices * indexer.size();
+    let cell = std::mem::size_of::<Cell>() as u64;
+    let units = cell * 2 * indexer.king_placements() * threads as u64;
+    Ok(values + units)
+}
+
 /// The working state of one position of a unit, kept together so the backward
 /// pass touches one cache line per predecessor.
 #[derive(Clone, Copy)]
 struct Cell {
-    /// The final raw [`Value`], 0 until decided.
+    /// The final stored value ([`Metric::encode`]), 0 until decided.
     value: u16,
     /// The longest loss by a move leaving the unit.
     loss_floor: u16,
