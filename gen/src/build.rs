@@ -58,7 +58,7 @@ impl BuildReport {
 }
 
 /// Groups `order` into solve groups: a slice and its mirror, adjacent in the order.
-fn groups(order: &[Slice]) -> Vec<Slice> {
+pub(crate) fn groups(order: &[Slice]) -> Vec<Slice> {
     let mut heads = Vec::new();
     for &slice in order {
         if !heads.contains(&slice.mirror()) {

@@ -37,6 +37,16 @@ pub enum GenError {
         /// What the system reports as available.
         available_mib: u64,
     },
+    /// The rule value of a position could not be made exact.
+    #[error("rule value of {position} under `{rules}` is unknown: {reason}")]
+    RuleUnknown {
+        /// The position, as FEN.
+        position: String,
+        /// The rule set.
+        rules: String,
+        /// Why the search gave up.
+        reason: String,
+    },
     /// `--slice` named something that is not a slice of this build.
     #[error("{0}")]
     Usage(String),

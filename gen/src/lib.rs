@@ -6,6 +6,7 @@ pub mod build;
 pub mod error;
 pub mod plot;
 pub mod report;
+pub mod rules;
 pub mod solve;
 pub mod stats;
 pub mod store;
@@ -13,3 +14,4 @@ pub mod verify;
 
 pub use build::{build, BuildOptions, BuildReport, BuiltGroup};
 pub use error::GenError;
+pub use rules::{build_rules, RuleBuildOptions};

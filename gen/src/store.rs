@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use bitvec::slice::BitSlice;
 use damka_formats::table::{
-    compress, encode_dtw, pack_wdl, table_file_name, wdl_code, TableWriter, ValueKind,
+    compress, encode_dtw, pack_wdl, rule_table_file_name, table_file_name, wdl_code, TableWriter,
+    ValueKind,
 };
 use damka_formats::{Slice, Value, VariantKind, Wdl};
 use rayon::prelude::*;
@@ -81,7 +82,44 @@ impl FileStore {
         entries: usize,
         encode: &(dyn Fn(Range<usize>) -> Vec<u8> + Sync),
     ) -> Result<(), GenError> {
-        let path = self.path(slice, kind);
+        self.write_file(&self.path(slice, kind), slice, kind, 0, entries, encode)
+    }
+
+    /// Writes the `kind` table (a [`ValueKind::Dtc`] or [`ValueKind::RuleWdl`]
+    /// one) of `slice` built under the rule set called `rules`, whose fingerprint
+    /// is `fingerprint`: one raw `u16` per index.
+    pub fn write_rule_table(
+        &self,
+        slice: Slice,
+        rules: &str,
+        fingerprint: u64,
+        kind: ValueKind,
+        values: &[u16],
+    ) -> Result<(), GenError> {
+        let path = self.dir.join(rule_table_file_name(slice, rules, kind));
+        self.write_file(&path, slice, kind, fingerprint, values.len(), &|range| {
+            encode_dtw(&values[range])
+        })
+    }
+
+    /// Whether the rule table of `kind` of `slice` under `rules` is there.
+    pub fn contains_rule_table(&self, slice: Slice, rules: &str, kind: ValueKind) -> bool {
+        self.dir
+            .join(rule_table_file_name(slice, rules, kind))
+            .is_file()
+    }
+
+    /// Writes one file at `path` through a temporary file and a rename.
+    fn write_file(
+        &self,
+        path: &Path,
+        slice: Slice,
+        kind: ValueKind,
+        rules: u64,
+        entries: usize,
+        encode: &(dyn Fn(Range<usize>) -> Vec<u8> + Sync),
+    ) -> Result<(), GenError> {
+        let path = path.to_path_buf();
         let temporary = path.with_extension("dkt.tmp");
         let fail = |e: std::io::Error| GenError::Write {
             path: temporary.clone(),
@@ -90,6 +128,7 @@ impl FileStore {
         let out = BufWriter::new(File::create(&temporary).map_err(fail)?);
         let mut writer =
             TableWriter::new(out, self.variant, slice, kind, entries as u64).map_err(fail)?;
+        writer.set_rules(rules);
         let per_block = writer.block_entries() as usize;
         let blocks = entries.div_ceil(per_block);
         for first in (0..blocks).step_by(BATCH_BLOCKS) {

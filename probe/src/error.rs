@@ -61,6 +61,13 @@ pub enum ProbeError {
     /// The position cannot arise: the side that just moved has no pieces.
     #[error("invalid position: {0}")]
     InvalidPosition(String),
+    /// A rule table built under another rule set (or another version of a set
+    /// with the same name).
+    #[error("rule table {path} was built under a different rule set; rebuild it with `damka gen --rules`")]
+    RulesMismatch {
+        /// The file.
+        path: PathBuf,
+    },
     /// The operating system refused to read a file.
     #[error("cannot read {path}: {message}")]
     Io {

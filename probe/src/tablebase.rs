@@ -64,6 +64,18 @@ impl<V: Variant> SliceTable<V> {
     pub fn indexer(&self) -> &SliceIndexer<V> {
         &self.indexer
     }
+
+    /// The raw `u16` of a White-to-move position of this slice (for tables whose
+    /// entries are not [`Value`]s).
+    #[inline]
+    pub fn raw(&self, pos: &Position<V>) -> u16 {
+        self.values[self.indexer.index(pos) as usize]
+    }
+
+    /// Every raw entry, by index.
+    pub fn raw_values(&self) -> &[u16] {
+        &self.values
+    }
 }
 
 /// An opened table file with its slice's index.
@@ -108,7 +120,7 @@ const SLOT_BASE: usize = MAX_PIECES as usize;
 
 /// The slot of a material, or `None` if it has too many pieces.
 #[inline]
-fn slot_of(m: Material) -> Option<usize> {
+pub(crate) fn slot_of(m: Material) -> Option<usize> {
     let counts = [m.white_men, m.white_kings, m.black_men, m.black_kings];
     if m.pieces() > MAX_PIECES || counts.iter().any(|&c| c as usize >= SLOT_BASE) {
         return None;
@@ -411,31 +423,7 @@ impl<V: Variant> Tablebase<V> {
     /// Decodes the whole DTW table of `slice` into memory (blocks in parallel):
     /// exact values for every index, capture positions included.
     pub fn slice_table(&self, slice: Slice) -> Result<Arc<SliceTable<V>>, ProbeError> {
-        let table = self.open(slice, ValueKind::Dtw, Access::Sequential)?;
-        let per_block = table.file.header().block_entries as usize;
-        let size = usize::try_from(table.indexer.size()).map_err(|_| ProbeError::Io {
-            path: table.file.path().to_path_buf(),
-            message: "table too large for this address space".into(),
-        })?;
-        let mut values = vec![0u16; size];
-        values.par_chunks_mut(per_block).enumerate().try_for_each(
-            |(block, out)| -> Result<(), ProbeError> {
-                match table.file.decode_block(block as u64)? {
-                    damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
-                        decoded.expand_into(out);
-                        Ok(())
-                    }
-                    _ => Err(ProbeError::CorruptTable {
-                        path: table.file.path().to_path_buf(),
-                        reason: format!("block {block} is not a DTW block of its length"),
-                    }),
-                }
-            },
-        )?;
-        Ok(Arc::new(SliceTable {
-            indexer: table.indexer,
-            values,
-        }))
+        decode_table(&self.path(slice, ValueKind::Dtw), slice, ValueKind::Dtw, 0)
     }
 
     /// Checks every block checksum and the whole-file checksum of the tables of
@@ -456,6 +444,54 @@ impl<V: Variant> Tablebase<V> {
         }
         Ok(bytes)
     }
+}
+
+/// Decodes the whole table of `kind` of `slice` at `path` into memory, blocks in
+/// parallel, checking that it was built under the rule set with fingerprint
+/// `rules` (0 for the game-theoretic kinds).
+pub(crate) fn decode_table<V: Variant>(
+    path: &Path,
+    slice: Slice,
+    kind: ValueKind,
+    rules: u64,
+) -> Result<Arc<SliceTable<V>>, ProbeError> {
+    let file = TableFile::open(path, V::KIND, slice, kind, Access::Sequential)?;
+    let corrupt = |reason: String| ProbeError::CorruptTable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let indexer = SliceIndexer::new(slice).map_err(|e| corrupt(e.to_string()))?;
+    if indexer.size() != file.header().entries {
+        return Err(corrupt(format!(
+            "{} entries, the slice has {} positions",
+            file.header().entries,
+            indexer.size()
+        )));
+    }
+    if file.header().rules != rules {
+        return Err(ProbeError::RulesMismatch {
+            path: path.to_path_buf(),
+        });
+    }
+    let per_block = file.header().block_entries as usize;
+    let size = usize::try_from(indexer.size())
+        .map_err(|_| corrupt("table too large for this address space".into()))?;
+    let mut values = vec![0u16; size];
+    values.par_chunks_mut(per_block).enumerate().try_for_each(
+        |(block, out)| -> Result<(), ProbeError> {
+            match file.decode_block(block as u64)? {
+                damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
+                    decoded.expand_into(out);
+                    Ok(())
+                }
+                _ => Err(corrupt(format!(
+                    "block {block} is not a {} block of its length",
+                    kind.name()
+                ))),
+            }
+        },
+    )?;
+    Ok(Arc::new(SliceTable { indexer, values }))
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_formats::{International, Russian, Slice, Variant, VariantKind};
-use damka_gen::{build, BuildOptions};
+use damka_gen::{build, build_rules, BuildOptions, RuleBuildOptions};
+use damka_probe::rules::RuleSet;
 
 /// Arguments of `damka gen`.
 #[derive(Debug, clap::Args)]
@@ -29,6 +30,10 @@ pub struct GenArgs {
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
+    /// Also build the rule tables (DTC and RWDL) of this rule set: a preset
+    /// (`russian`, `russian-1900`, `fmjd`, `none`) or a TOML file.
+    #[arg(long)]
+    pub rules: Option<String>,
 }
 
 /// Builds the requested tables and prints what was done.
@@ -59,6 +64,30 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         );
     })
     .context("generation failed")?;
+    print_total(&report);
+    if let Some(spec) = &args.rules {
+        let set = RuleSet::load_for(spec, V::KIND)?;
+        let name = set.name.clone();
+        let options = RuleBuildOptions {
+            tables: options,
+            set,
+        };
+        let report = build_rules::<V>(&options, &mut |group| {
+            let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
+            println!(
+                "rules {name} {:<22} {:>12} positions {:>8.2} s",
+                names.join(" "),
+                group.positions,
+                group.elapsed.as_secs_f64()
+            );
+        })
+        .context("building the rule tables failed")?;
+        print_total(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_total(report: &damka_gen::BuildReport) {
     let seconds = report.elapsed().as_secs_f64();
     println!(
         "total {} groups {} positions in {:.2} s ({:.0} positions/s); {} slices already present",
@@ -68,5 +97,4 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         report.positions() as f64 / seconds.max(1e-9),
         report.skipped
     );
-    Ok(ExitCode::SUCCESS)
 }

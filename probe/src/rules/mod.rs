@@ -47,14 +47,20 @@
 //! set, and the matching loss a *blessed loss* (see GLOSSARY.md).
 
 mod counters;
+pub mod phase;
 pub mod presets;
 mod ruleset;
+mod search;
+mod tables;
 
 pub use counters::{Counters, CountersError};
+pub use phase::{is_exit, Phase, Role, Verdict};
 pub use ruleset::{
     Band, Count, CountError, Counter, Event, Events, Limit, MaterialClass, PositionCondition,
     RuleSet, RulesError, SidePattern, ValidationError,
 };
+pub use search::{RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
+pub use tables::RuleTablebase;
 
 #[cfg(test)]
 mod tests;

@@ -908,6 +908,13 @@ impl RuleSet {
         }
     }
 
+    /// A fingerprint of the whole set (XXH3-64 of its TOML form), which rule
+    /// tables record so that a table built under another set is never read.
+    pub fn fingerprint(&self) -> u64 {
+        let text = self.to_toml().unwrap_or_else(|_| format!("{self:?}"));
+        damka_formats::table::hash(text.as_bytes()).max(1)
+    }
+
     /// The counter called `id`.
     pub fn counter(&self, id: &str) -> Option<&Counter> {
         self.counters.iter().find(|c| c.id == id)

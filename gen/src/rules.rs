@@ -1,0 +1,208 @@
+//! Building the rule tables of one rule set: per solve group, the DTC tables by
+//! retrograde analysis (the generator's [`Group`] with the [`Conversion`] metric),
+//! then the RWDL tables, the value of every position under the rules with fresh
+//! counters (`formats/FORMAT.md`, "DTC and RWDL tables").
+//!
+//! The game-theoretic tables of the same slices must be built first:
+//! [`build_rules`] builds whatever of them is missing. Groups whose RWDL tables
+//! are there already are skipped, so an interrupted build resumes.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use damka_formats::table::ValueKind;
+use damka_formats::{
+    build_order, dependencies, to_fen, Dtc, Material, Position, RuleWdl, Slice, Variant, Wdl,
+};
+use damka_probe::rules::{is_exit, Counters, RuleSet, RuleTablebase, Verdict};
+use damka_probe::{Move, SliceTable};
+use rayon::prelude::*;
+
+use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
+use crate::error::GenError;
+use crate::solve::{Group, Metric};
+use crate::store::FileStore;
+
+/// What to build.
+#[derive(Debug, Clone)]
+pub struct RuleBuildOptions {
+    /// The game-theoretic build: root directory, pieces, slice, progress bars.
+    pub tables: BuildOptions,
+    /// The rule set.
+    pub set: RuleSet,
+}
+
+/// The DTC metric: a conversion that ends the phase ([`is_exit`]) is valued by the
+/// RWDL table of the position it reaches (counters are fresh there); one that
+/// keeps a counter running continues the phase, valued by that slice's DTC table.
+pub struct Conversion<V: Variant> {
+    set: RuleSet,
+    dependencies: Vec<(Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>)>,
+}
+
+impl<V: Variant> Conversion<V> {
+    fn tables(&self, material: Material) -> &(Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>) {
+        self.dependencies
+            .iter()
+            .find(|(m, _, _)| *m == material)
+            .unwrap_or_else(|| unreachable!("rule tables for {material:?} were not opened"))
+    }
+}
+
+impl<V: Variant> Metric<V> for Conversion<V> {
+    #[inline]
+    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+        if after.black() == 0 {
+            return (Wdl::Win, 1);
+        }
+        let next = after.flipped();
+        let (_, dtc, rwdl) = self.tables(next.material());
+        if is_exit(&self.set, pos, mv, after) {
+            let code = rwdl.raw(&next);
+            match RuleWdl::from_code(code).map(RuleWdl::ruled) {
+                Some(Wdl::Loss) => (Wdl::Win, 1),
+                Some(Wdl::Win) => (Wdl::Loss, 1),
+                _ => (Wdl::Draw, 0),
+            }
+        } else {
+            let value = Dtc::from_raw(dtc.raw(&next)).back();
+            self.decode(value.raw())
+        }
+    }
+
+    #[inline]
+    fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
+        Dtc::new(wdl, plies).raw()
+    }
+
+    #[inline]
+    fn decode(&self, raw: u16) -> (Wdl, u16) {
+        let value = Dtc::from_raw(raw);
+        (value.wdl(), value.distance().unwrap_or(0))
+    }
+}
+
+/// Builds the rule tables `options` asks for (and the game-theoretic tables they
+/// need), calling `on_group` as each group's rule tables are written.
+pub fn build_rules<V: Variant>(
+    options: &RuleBuildOptions,
+    on_group: &mut dyn FnMut(&BuiltGroup),
+) -> Result<BuildReport, GenError> {
+    let tables = &options.tables;
+    build::<V>(tables, &mut |_| {})?;
+    let set = &options.set;
+    let order = build_order::<V>(tables.max_pieces);
+    let heads = match tables.only {
+        Some(slice) => vec![slice],
+        None => groups(&order),
+    };
+    let rules = RuleTablebase::<V>::new(&tables.root, set.clone());
+    let store = FileStore::new(rules.tablebase().dir(), V::KIND)?;
+    let fingerprint = set.fingerprint();
+    let mut report = BuildReport::default();
+    for head in heads {
+        let done = |s: Slice| store.contains_rule_table(s, &set.name, ValueKind::RuleWdl);
+        if done(head) && done(head.mirror()) {
+            report.skipped += if head.is_self_mirror() { 1 } else { 2 };
+            continue;
+        }
+        let started = Instant::now();
+        let mut deps = Vec::new();
+        for dep in dependencies(head) {
+            deps.push((
+                dep.material(),
+                rules.table(dep, ValueKind::Dtc)?,
+                rules.table(dep, ValueKind::RuleWdl)?,
+            ));
+        }
+        let metric = Conversion {
+            set: set.clone(),
+            dependencies: deps,
+        };
+        let group = Group::new(head, metric)?;
+        let positions = group.positions();
+        group.solve(&|_| {});
+        let mut slices = Vec::new();
+        let mut solved = Vec::new();
+        for slot in group.into_slots() {
+            let slice = slot.slice();
+            let (values, _) = slot.into_values();
+            store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
+            slices.push(slice);
+            solved.push((slice, values));
+        }
+        for (slice, dtc) in &solved {
+            let codes = rule_values(&rules, *slice, dtc)?;
+            store.write_rule_table(*slice, &set.name, fingerprint, ValueKind::RuleWdl, &codes)?;
+        }
+        let built = BuiltGroup {
+            slices,
+            positions,
+            elapsed: started.elapsed(),
+        };
+        on_group(&built);
+        report.built.push(built);
+    }
+    Ok(report)
+}
+
+/// Positions searched together, sharing one memo.
+const SEARCH_BATCH: usize = 4096;
+/// Search states allowed for one position before the build stops with an error.
+const SEARCH_NODES: u64 = 50_000_000;
+
+/// The RWDL code of every position of `slice`, whose DTC values are `dtc`: from
+/// the phase analysis where it decides, else by the search of the probe (which
+/// reads the slice's DTC table, written already).
+fn rule_values<V: Variant>(
+    rules: &RuleTablebase<V>,
+    slice: Slice,
+    dtc: &[u16],
+) -> Result<Vec<u16>, GenError> {
+    let theory = rules.tablebase().slice_table(slice)?;
+    let set = rules.set();
+    let phase = rules.phase(slice.material())?;
+    let fresh = Counters::new();
+    let indexer = theory.indexer();
+    let decided: Vec<Option<Wdl>> = dtc
+        .par_iter()
+        .map(
+            |&raw| match phase.decide(set, Dtc::from_raw(raw), &fresh, u32::MAX) {
+                Verdict::Decided(ruled, _, _) => Some(ruled),
+                Verdict::Search => None,
+            },
+        )
+        .collect();
+    let open: Vec<u64> = (0..dtc.len() as u64)
+        .filter(|&i| decided[i as usize].is_none())
+        .collect();
+    let searched: Vec<(u64, Option<Wdl>)> = open
+        .par_chunks(SEARCH_BATCH)
+        .map(|chunk| {
+            let positions: Vec<_> = chunk.iter().map(|&i| indexer.position(i)).collect();
+            let values = rules.fresh_values(&positions, SEARCH_NODES)?;
+            Ok(chunk.iter().copied().zip(values).collect::<Vec<_>>())
+        })
+        .collect::<Result<Vec<_>, GenError>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut ruled = decided;
+    for (index, value) in searched {
+        match value {
+            Some(wdl) => ruled[index as usize] = Some(wdl),
+            None => {
+                return Err(GenError::RuleUnknown {
+                    position: to_fen(&indexer.position(index)),
+                    rules: set.name.clone(),
+                    reason: format!("the search needed more than {SEARCH_NODES} states"),
+                })
+            }
+        }
+    }
+    Ok(ruled
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RuleWdl::of(theory.get(i as u64).wdl(), r.unwrap_or(Wdl::Draw)).code())
+        .collect())
+}

@@ -1,0 +1,360 @@
+//! Phases: where a DTC table answers a rule query exactly.
+//!
+//! A *phase* runs from one position with fresh counters to the next *exit*: a
+//! conversion (capture or promotion) after which every counter in force has
+//! count 0, because the move restarted it or because it was not in force before
+//! ([`is_exit`]). A conversion that leaves a counter running (R3, I2 and I3 count
+//! through promotions and some captures) does not end the phase. A DTC table
+//! stores, per position, the plies to the end of the phase under best play, where
+//! an exit counts as won only if the position it reaches is won under the rules
+//! with fresh counters (`formats/FORMAT.md`, "DTC and RWDL tables").
+//!
+//! Whether "win within the limits" follows from that one number depends on how
+//! the counters in force can bind during the phase. [`Phase::of`] works this out
+//! once per material, from the rule set as data:
+//!
+//! - a counter that nothing restarts inside the phase is **unbreakable**: the win
+//!   must reach its exit before that counter's limit;
+//! - a counter that man moves restart (R4, I1) while both sides have kings and men
+//!   are on the board is **resettable**: it can cut a phase short but may also be
+//!   restarted, so it bounds the answer from one side only;
+//! - a counter that man moves restart, in a material where one side has only men,
+//!   **never binds**: that side moves a man every turn, so the count never passes
+//!   1 ply (as long as it starts at least 2 plies below its limit);
+//! - a counter with a position condition (R3: the lone king on the main road)
+//!   that the material allows makes the phase **inexact**: it can start and stop
+//!   inside the phase, and only a search over (position, counters) decides.
+//!
+//! With `B_pess` the least remaining budget over unbreakable and resettable
+//! counters and `B_opt` the least over unbreakable ones, a DTC win in `d` plies is
+//! a win under the rules when `d <= B_pess` (no counter can reach its limit first)
+//! and a draw when `d > B_opt` (an unbreakable counter reaches its limit first,
+//! whatever the play); in between only a search decides ([`Phase::decide`]).
+//! The same holds for a DTC loss with the sides exchanged.
+//!
+//! A phase that crosses conversions (a chain such as 1K2M v K, then 2K1M v K after
+//! a promotion, under I2) is exact only if every counter that restarts at such a
+//! conversion has a limit at least that of the counters that keep running, so it
+//! cannot bind first, and every material of the chain is exact too.
+
+use damka_formats::{Dtc, Material, Position, Variant, Wdl};
+
+use super::counters::Counters;
+use super::ruleset::{Counter, Events, RuleSet};
+use crate::moves::Move;
+
+/// How a counter in force can bind inside a phase (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Nothing restarts it before the phase ends.
+    Unbreakable,
+    /// Man moves may restart it.
+    Resettable,
+    /// One side moves a man every turn and restarts it.
+    NeverBinds,
+}
+
+/// What the rule set means for the phases of one material.
+#[derive(Debug, Clone)]
+pub struct Phase {
+    /// `(counter index in the set, its role, its limit in plies)` for each
+    /// drawing counter that applies to the material.
+    roles: Vec<(usize, Role, u32)>,
+    /// Why the DTC table alone cannot answer, if it cannot.
+    inexact: Option<String>,
+}
+
+/// What a phase says about one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The answer: win, draw or loss under the rules for the side to move, the
+    /// plies to the end of the phase for a win or a loss, and for a draw that
+    /// cuts a theoretical result short, the counter whose limit does it.
+    Decided(Wdl, Option<u16>, Option<usize>),
+    /// Only a search decides.
+    Search,
+}
+
+impl Phase {
+    /// Works out the phase of `material` under `set`.
+    pub fn of(set: &RuleSet, material: &Material) -> Phase {
+        let mut inexact = None;
+        for counter in drawing(set) {
+            if counter.condition.is_some() && counter.applies(material) {
+                inexact = Some(format!(
+                    "{} depends on where the pieces stand ({}), so it can start inside a phase",
+                    counter.id,
+                    counter.condition.map(|c| c.to_string()).unwrap_or_default()
+                ));
+            }
+        }
+        let chained = inexact.is_none() && chain_is_inexact(set, material, &mut inexact);
+        let has_men = material.white_men + material.black_men > 0;
+        let kingless_side = material.white_kings == 0 || material.black_kings == 0;
+        let roles = set
+            .counters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.draws && c.condition.is_none())
+            .filter_map(|(i, c)| {
+                let limit = c.limit_plies(material)?;
+                let role = if c.resets.man_move && has_men {
+                    if kingless_side && !chained {
+                        Role::NeverBinds
+                    } else {
+                        Role::Resettable
+                    }
+                } else if chained && (c.resets.capture || c.resets.promotion) {
+                    Role::Resettable
+                } else {
+                    Role::Unbreakable
+                };
+                Some((i, role, limit))
+            })
+            .collect();
+        Phase { roles, inexact }
+    }
+
+    /// Why the table alone cannot answer in this material, if so.
+    pub fn inexact(&self) -> Option<&str> {
+        self.inexact.as_deref()
+    }
+
+    /// The answer for a position of this material whose DTC value is `dtc`, with
+    /// `played` counts, when the win must also end the phase within `extra` plies
+    /// (`u32::MAX` for no such bound). The position must not be terminal: it has
+    /// a legal move and no counter has reached its limit.
+    pub fn decide(&self, set: &RuleSet, dtc: Dtc, played: &Counters, extra: u32) -> Verdict {
+        if self.inexact.is_some() {
+            return Verdict::Search;
+        }
+        let (mut pess, mut opt, mut binding) = (extra, extra, None);
+        for &(i, role, limit) in &self.roles {
+            let left = limit.saturating_sub(played.plies(&set.counters[i].id));
+            match role {
+                Role::NeverBinds if left >= 2 => {}
+                Role::NeverBinds => return Verdict::Search,
+                Role::Resettable => pess = pess.min(left),
+                Role::Unbreakable => {
+                    pess = pess.min(left);
+                    if left < opt {
+                        opt = left;
+                        binding = Some(i);
+                    }
+                }
+            }
+        }
+        let (wdl, d) = match (dtc.wdl(), dtc.distance()) {
+            (Wdl::Draw, _) | (_, None) => return Verdict::Decided(Wdl::Draw, None, None),
+            (wdl, Some(d)) => (wdl, d),
+        };
+        if u32::from(d) <= pess {
+            Verdict::Decided(wdl, Some(d), None)
+        } else if u32::from(d) > opt {
+            Verdict::Decided(Wdl::Draw, None, binding)
+        } else {
+            Verdict::Search
+        }
+    }
+}
+
+/// The counters of `set` that draw when they reach their limit.
+fn drawing(set: &RuleSet) -> impl Iterator<Item = &Counter> {
+    set.counters.iter().filter(|c| c.draws)
+}
+
+/// Whether `mv`, a legal move from `pos` to `after`, ends a phase: it is a
+/// conversion, and every drawing counter in force in `after` either restarts on
+/// it or was not in force in `pos`.
+pub fn is_exit<V: Variant>(
+    set: &RuleSet,
+    pos: &Position<V>,
+    mv: &Move,
+    after: &Position<V>,
+) -> bool {
+    if !mv.is_capture() && !mv.is_promotion() {
+        return false;
+    }
+    let events = Events::of_move(pos, mv);
+    drawing(set).all(|c| !c.applies_at(after) || !c.applies_at(pos) || c.resets_on(events))
+}
+
+/// The materials a conversion can lead to from `material`, with the events that
+/// conversion can have: captures by either side (of one piece or more, by a man
+/// or a king, crowning or not) and quiet promotions. A material in which a side
+/// has no pieces ends the game and is left out.
+fn conversions(material: &Material) -> Vec<(Material, Events)> {
+    let mut out = Vec::new();
+    let sides = [
+        (material.white_men, material.white_kings),
+        (material.black_men, material.black_kings),
+    ];
+    for mover in 0..2 {
+        let (mm, mk) = sides[mover];
+        let (om, ok) = sides[1 - mover];
+        let build = |m: (u32, u32), o: (u32, u32)| {
+            let (w, b) = if mover == 0 { (m, o) } else { (o, m) };
+            Material {
+                white_men: w.0,
+                white_kings: w.1,
+                black_men: b.0,
+                black_kings: b.1,
+            }
+        };
+        if mm > 0 {
+            let promotion = Events {
+                capture: false,
+                promotion: true,
+                man_move: true,
+            };
+            out.push((build((mm - 1, mk + 1), (om, ok)), promotion));
+        }
+        for taken_men in 0..=om {
+            for taken_kings in 0..=ok {
+                let taken = taken_men + taken_kings;
+                if taken == 0 || taken == om + ok {
+                    continue;
+                }
+                let rest = (om - taken_men, ok - taken_kings);
+                if mk > 0 {
+                    out.push((build((mm, mk), rest), capture(false, false)));
+                }
+                if mm > 0 {
+                    out.push((build((mm, mk), rest), capture(true, false)));
+                    out.push((build((mm - 1, mk + 1), rest), capture(true, true)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The events of a capture, by a man or not, crowning or not.
+fn capture(by_man: bool, crowned: bool) -> Events {
+    Events {
+        capture: true,
+        promotion: crowned,
+        man_move: by_man,
+    }
+}
+
+/// Whether a phase of `material` can continue through a conversion; records in
+/// `reason` why that makes the phase inexact, if it does. A chain stays exact when
+/// every counter that restarts at the conversion has a limit at least that of the
+/// counters that keep running, and the material it leads to is exact itself.
+fn chain_is_inexact(set: &RuleSet, material: &Material, reason: &mut Option<String>) -> bool {
+    let mut chained = false;
+    for (next, events) in conversions(material) {
+        let running: Vec<&Counter> = drawing(set)
+            .filter(|c| c.applies(material) && c.applies(&next) && !c.resets_on(events))
+            .collect();
+        let Some(longest) = running.iter().filter_map(|c| c.limit_plies(&next)).max() else {
+            continue;
+        };
+        chained = true;
+        let short = drawing(set)
+            .filter(|c| c.applies(&next) && !running.iter().any(|r| r.id == c.id))
+            .find(|c| c.limit_plies(&next).is_some_and(|l| l < longest));
+        if let Some(short) = short {
+            *reason = Some(format!(
+                "{} keeps counting through a conversion, where {} restarts with a shorter limit",
+                running[0].id, short.id
+            ));
+        } else if let Some(why) = Phase::of(set, &next).inexact {
+            *reason = Some(why);
+        }
+    }
+    chained
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets;
+
+    fn material(wm: u32, wk: u32, bm: u32, bk: u32) -> Material {
+        Material {
+            white_men: wm,
+            white_kings: wk,
+            black_men: bm,
+            black_kings: bk,
+        }
+    }
+
+    #[test]
+    fn kings_only_russian_phases_are_exact_with_every_counter_unbreakable() {
+        let set = presets::russian();
+        let phase = Phase::of(&set, &material(0, 4, 0, 1));
+        assert!(phase.inexact().is_none());
+        let roles: Vec<Role> = phase.roles.iter().map(|r| r.1).collect();
+        assert_eq!(roles, [Role::Unbreakable; 3], "R1, R2, R4");
+    }
+
+    #[test]
+    fn the_main_road_rule_makes_its_materials_inexact() {
+        let set = presets::russian();
+        for m in [
+            material(0, 3, 0, 1),
+            material(1, 2, 0, 1),
+            material(2, 1, 0, 1),
+        ] {
+            assert!(Phase::of(&set, &m).inexact().is_some(), "{m:?}");
+        }
+        assert!(Phase::of(&set, &material(0, 2, 0, 1)).inexact().is_none());
+    }
+
+    #[test]
+    fn men_with_kings_on_both_sides_make_r4_resettable() {
+        let set = presets::russian();
+        let phase = Phase::of(&set, &material(1, 1, 0, 1));
+        let roles: Vec<(String, Role)> = phase
+            .roles
+            .iter()
+            .map(|&(i, role, _)| (set.counters[i].id.clone(), role))
+            .collect();
+        assert_eq!(
+            roles,
+            [
+                ("R2".to_string(), Role::Unbreakable),
+                ("R4".to_string(), Role::Resettable)
+            ]
+        );
+        let kingless = Phase::of(&set, &material(0, 2, 1, 0));
+        assert_eq!(kingless.roles[0].1, Role::NeverBinds);
+    }
+
+    #[test]
+    fn fmjd_chains_through_promotions_stay_exact() {
+        let set = presets::fmjd();
+        for m in [
+            material(2, 1, 0, 1),
+            material(1, 1, 0, 1),
+            material(0, 2, 0, 1),
+        ] {
+            let phase = Phase::of(&set, &m);
+            assert!(phase.inexact().is_none(), "{m:?}: {:?}", phase.inexact());
+        }
+    }
+
+    #[test]
+    fn decide_uses_both_bounds() {
+        let set = presets::russian();
+        let phase = Phase::of(&set, &material(1, 1, 0, 1));
+        let fresh = Counters::new();
+        // R2 (3 pieces): 10 plies, unbreakable; R4: 30 plies, resettable.
+        assert_eq!(
+            phase.decide(&set, Dtc::win(9), &fresh, u32::MAX),
+            Verdict::Decided(Wdl::Win, Some(9), None)
+        );
+        assert_eq!(
+            phase.decide(&set, Dtc::win(11), &fresh, u32::MAX),
+            Verdict::Decided(Wdl::Draw, None, Some(1))
+        );
+        let mut late = Counters::new();
+        late.set_plies("R4", 25);
+        assert_eq!(
+            phase.decide(&set, Dtc::win(9), &late, u32::MAX),
+            Verdict::Search
+        );
+    }
+}

@@ -1,0 +1,486 @@
+//! The rule-aware probe: [`RuleTablebase::probe_rules`] and the bounded search
+//! behind it.
+//!
+//! A query is a position and the counts already played. Where the phase analysis
+//! ([`super::phase`]) says the DTC table decides, the answer is read from it.
+//! Elsewhere a search over (position, counters) states decides: an AND-OR search
+//! with the rule set's own counting ([`RuleSet::advance`],
+//! [`RuleSet::limit_reached`]), memoised per query, which stops at every state
+//! the tables decide, at every exit (valued from the RWDL table, since counters
+//! are fresh there), and at the end of the game. The search proves "the side to
+//! move ends the phase with a win within `e` plies" for growing `e`, which gives
+//! the distance too. It is exact; when it would exceed its node or depth budget it
+//! gives up and the answer is *unknown*, with the reason, never a guess.
+
+use std::collections::HashMap;
+
+use damka_formats::{Position, RuleWdl, Variant, Wdl};
+
+use super::counters::Counters;
+use super::phase::{is_exit, Verdict};
+use super::ruleset::RuleSet;
+use super::tables::RuleTablebase;
+use crate::error::ProbeError;
+use crate::movegen::legal_moves;
+use crate::moves::{apply, Move};
+
+/// Search states one query may visit before it answers *unknown*.
+pub const NODE_LIMIT: u64 = 4_000_000;
+/// Plies one line of the search may reach before it answers *unknown* (a rule
+/// set whose counters do not all tick could otherwise cycle).
+pub const DEPTH_LIMIT: u32 = 600;
+/// No bound on the plies to the end of the phase.
+const UNBOUNDED: u32 = u32::MAX;
+
+/// The answer to a rule query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleOutcome {
+    /// The value under the rules next to the theoretical one; `None` when the
+    /// query could not be answered exactly (see `unknown`).
+    pub wdl: Option<RuleWdl>,
+    /// The game-theoretic value, with no rules.
+    pub theory: Wdl,
+    /// For a cursed win or a blessed loss, the counter whose limit draws the game.
+    pub rule: Option<String>,
+    /// For a win or a loss, plies to the end of the current phase (the next
+    /// conversion after which every counter starts afresh) under best play.
+    pub distance: Option<u16>,
+    /// The move that keeps the win inside the limits; for a loss, the longest
+    /// defence; for a draw, a move that keeps it (the theoretically best of them).
+    pub best_move: Option<Move>,
+    /// Why the query has no exact answer, when it has none.
+    pub unknown: Option<String>,
+}
+
+/// Why a search stopped early.
+enum Stop {
+    /// A table could not be read.
+    Probe(ProbeError),
+    /// The node or depth budget ran out.
+    Budget(String),
+}
+
+impl From<ProbeError> for Stop {
+    fn from(error: ProbeError) -> Stop {
+        Stop::Probe(error)
+    }
+}
+
+/// The memo key of a search state and goal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    pieces: [u64; 3],
+    white_to_move: bool,
+    counts: Vec<u32>,
+    extra: u32,
+    wins: bool,
+}
+
+/// One query's search, or one batch's (the memo is shared by the batch).
+struct Search<'a, V: Variant> {
+    tables: &'a RuleTablebase<V>,
+    set: &'a RuleSet,
+    memo: HashMap<Key, bool>,
+    nodes: u64,
+    node_limit: u64,
+}
+
+impl<'a, V: Variant> Search<'a, V> {
+    fn new(tables: &'a RuleTablebase<V>) -> Search<'a, V> {
+        Search {
+            tables,
+            set: tables.set(),
+            memo: HashMap::new(),
+            nodes: 0,
+            node_limit: NODE_LIMIT,
+        }
+    }
+
+    fn key(&self, pos: &Position<V>, counts: &Counters, extra: u32, wins: bool) -> Key {
+        Key {
+            pieces: [pos.white(), pos.black(), pos.kings()],
+            white_to_move: pos.side() == damka_formats::Color::White,
+            counts: self
+                .set
+                .counters
+                .iter()
+                .map(|c| counts.plies(&c.id))
+                .collect(),
+            extra,
+            wins,
+        }
+    }
+
+    /// What the tables say about a non-terminal state.
+    fn verdict(&self, pos: &Position<V>, counts: &Counters, extra: u32) -> Result<Verdict, Stop> {
+        let phase = self.tables.phase(pos.material())?;
+        if phase.inexact().is_some() {
+            return Ok(Verdict::Search);
+        }
+        Ok(phase.decide(self.set, self.tables.dtc(pos)?, counts, extra))
+    }
+
+    /// The game-theoretic value of `pos`: the rules can only turn a win or a
+    /// loss into a draw, so it bounds every search result.
+    fn theory(&self, pos: &Position<V>) -> Result<damka_formats::Value, Stop> {
+        Ok(self.tables.tablebase().probe_value(pos)?)
+    }
+
+    /// The moves of `pos` ordered for the side that wants `goal`: for a win, the
+    /// theoretically shortest wins first; for a loss, the longest defences first,
+    /// so a refutation is found early.
+    fn ordered(&self, pos: &Position<V>, moves: Vec<Move>) -> Result<Vec<Move>, Stop> {
+        let mut keyed = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let value = self.theory(&apply(pos, &mv))?.back();
+            keyed.push((value, mv));
+        }
+        keyed.sort_by(|a, b| {
+            if a.0.better_than(b.0) {
+                std::cmp::Ordering::Less
+            } else if b.0.better_than(a.0) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        Ok(keyed.into_iter().map(|(_, mv)| mv).collect())
+    }
+
+    /// The value under the rules of the position an exit leads to, for its side
+    /// to move: counters are fresh there, so the RWDL table holds it.
+    fn exit_value(&self, after: &Position<V>) -> Result<Wdl, Stop> {
+        if after.pieces(after.side()) == 0 {
+            return Ok(Wdl::Loss);
+        }
+        Ok(self.tables.rwdl(after)?.ruled())
+    }
+
+    fn spend(&mut self, depth: u32) -> Result<(), Stop> {
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            return Err(Stop::Budget(format!(
+                "the search needed more than {} states",
+                self.node_limit
+            )));
+        }
+        if depth > DEPTH_LIMIT {
+            return Err(Stop::Budget(format!(
+                "the search went deeper than {DEPTH_LIMIT} plies"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whether the side to move ends the phase with a win within `extra` plies
+    /// under the rules (the game's end counts as an exit).
+    fn wins(
+        &mut self,
+        pos: &Position<V>,
+        counts: &Counters,
+        extra: u32,
+        depth: u32,
+    ) -> Result<bool, Stop> {
+        let moves = legal_moves(pos);
+        if moves.is_empty() || extra == 0 || self.set.limit_reached(counts, pos).is_some() {
+            return Ok(false);
+        }
+        if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, extra)? {
+            return Ok(wdl == Wdl::Win);
+        }
+        if self.theory(pos)?.wdl() != Wdl::Win {
+            return Ok(false);
+        }
+        let key = self.key(pos, counts, extra, true);
+        if let Some(&known) = self.memo.get(&key) {
+            return Ok(known);
+        }
+        self.spend(depth)?;
+        let mut result = false;
+        for mv in &self.ordered(pos, moves)? {
+            let after = apply(pos, mv);
+            let won = if is_exit(self.set, pos, mv, &after) {
+                self.exit_value(&after)? == Wdl::Loss
+            } else {
+                let next = self.set.advance(counts, pos, mv);
+                self.loses(&after, &next, less(extra), depth + 1)?
+            };
+            if won {
+                result = true;
+                break;
+            }
+        }
+        self.memo.insert(key, result);
+        Ok(result)
+    }
+
+    /// Whether the side to move loses: the other side ends the phase with a win
+    /// within `extra` plies under the rules, whatever it plays.
+    fn loses(
+        &mut self,
+        pos: &Position<V>,
+        counts: &Counters,
+        extra: u32,
+        depth: u32,
+    ) -> Result<bool, Stop> {
+        let moves = legal_moves(pos);
+        if moves.is_empty() {
+            return Ok(true);
+        }
+        if extra == 0 || self.set.limit_reached(counts, pos).is_some() {
+            return Ok(false);
+        }
+        if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, extra)? {
+            return Ok(wdl == Wdl::Loss);
+        }
+        if self.theory(pos)?.wdl() != Wdl::Loss {
+            return Ok(false);
+        }
+        let key = self.key(pos, counts, extra, false);
+        if let Some(&known) = self.memo.get(&key) {
+            return Ok(known);
+        }
+        self.spend(depth)?;
+        let mut result = true;
+        for mv in &self.ordered(pos, moves)? {
+            let after = apply(pos, mv);
+            let lost = if is_exit(self.set, pos, mv, &after) {
+                self.exit_value(&after)? == Wdl::Win
+            } else {
+                let next = self.set.advance(counts, pos, mv);
+                self.wins(&after, &next, less(extra), depth + 1)?
+            };
+            if !lost {
+                result = false;
+                break;
+            }
+        }
+        self.memo.insert(key, result);
+        Ok(result)
+    }
+
+    /// The value under the rules of a state with a legal move and no limit
+    /// reached.
+    fn outcome(&mut self, pos: &Position<V>, counts: &Counters) -> Result<Wdl, Stop> {
+        if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, UNBOUNDED)? {
+            return Ok(wdl);
+        }
+        Ok(if self.wins(pos, counts, UNBOUNDED, 0)? {
+            Wdl::Win
+        } else if self.loses(pos, counts, UNBOUNDED, 0)? {
+            Wdl::Loss
+        } else {
+            Wdl::Draw
+        })
+    }
+
+    /// The value under the rules of a state with a legal move and no limit
+    /// reached, and the plies to the end of the phase for a win or a loss.
+    fn value(&mut self, pos: &Position<V>, counts: &Counters) -> Result<(Wdl, Option<u16>), Stop> {
+        if let Verdict::Decided(wdl, distance, _) = self.verdict(pos, counts, UNBOUNDED)? {
+            return Ok((wdl, distance));
+        }
+        let wdl = self.outcome(pos, counts)?;
+        if wdl == Wdl::Draw {
+            return Ok((Wdl::Draw, None));
+        }
+        let floor = self.tables.dtc(pos)?.distance().unwrap_or(0).max(1);
+        for extra in u32::from(floor)..=u32::from(u16::MAX) {
+            let done = match wdl {
+                Wdl::Win => self.wins(pos, counts, extra, 0)?,
+                _ => self.loses(pos, counts, extra, 0)?,
+            };
+            if done {
+                return Ok((wdl, Some(extra as u16)));
+            }
+        }
+        Err(Stop::Budget("no distance below 65535 plies".into()))
+    }
+
+    /// The move that keeps the outcome `wdl` (at `distance` plies for a win or a
+    /// loss); among drawing moves, the theoretically best.
+    fn best_move(
+        &mut self,
+        pos: &Position<V>,
+        counts: &Counters,
+        wdl: Wdl,
+        distance: Option<u16>,
+    ) -> Result<Option<Move>, Stop> {
+        let moves = legal_moves(pos);
+        let d = u32::from(distance.unwrap_or(0));
+        let mut best: Option<(Move, damka_formats::Value)> = None;
+        for mv in &moves {
+            let after = apply(pos, mv);
+            let exit = is_exit(self.set, pos, mv, &after);
+            let next = self.set.advance(counts, pos, mv);
+            let keeps = match (wdl, exit) {
+                (Wdl::Win, true) => self.exit_value(&after)? == Wdl::Loss,
+                (Wdl::Win, false) => self.loses(&after, &next, d.saturating_sub(1), 0)?,
+                (Wdl::Loss, true) => d == 1,
+                (Wdl::Loss, false) => d >= 2 && !self.wins(&after, &next, d - 2, 0)?,
+                (Wdl::Draw, true) => self.exit_value(&after)? != Wdl::Win,
+                (Wdl::Draw, false) => {
+                    self.set.limit_reached(&next, &after).is_some()
+                        || !self.wins(&after, &next, UNBOUNDED, 0)?
+                }
+            };
+            if !keeps {
+                continue;
+            }
+            if wdl != Wdl::Draw {
+                return Ok(Some(*mv));
+            }
+            let value = self.tables.tablebase().probe_value(&after)?.back();
+            if best.is_none_or(|(_, b)| value.better_than(b)) {
+                best = Some((*mv, value));
+            }
+        }
+        Ok(best.map(|(mv, _)| mv))
+    }
+
+    /// The counter to name for a draw that cuts a theoretical result short: the
+    /// drawing counter in force nearest its limit, or, when none is in force, the
+    /// first one along the theoretically best line.
+    fn cursing_rule(&self, pos: &Position<V>, counts: &Counters) -> Result<Option<String>, Stop> {
+        let mut pos = *pos;
+        let mut counts = counts.clone();
+        for _ in 0..DEPTH_LIMIT {
+            let material = pos.material();
+            let nearest = self
+                .set
+                .in_force(&pos)
+                .filter(|c| c.draws)
+                .filter_map(|c| {
+                    c.limit_plies(&material)
+                        .map(|l| (l.saturating_sub(counts.plies(&c.id)), c))
+                })
+                .min_by_key(|(left, _)| *left);
+            if let Some((_, counter)) = nearest {
+                return Ok(Some(counter.id.clone()));
+            }
+            let Some(mv) = self.tables.tablebase().best_move(&pos)? else {
+                return Ok(None);
+            };
+            counts = self.set.advance(&counts, &pos, &mv);
+            pos = apply(&pos, &mv);
+        }
+        Ok(None)
+    }
+}
+
+/// `extra` one ply later.
+fn less(extra: u32) -> u32 {
+    if extra == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        extra - 1
+    }
+}
+
+impl<V: Variant> RuleTablebase<V> {
+    /// The value of `pos` under the rule set, given the counts already `played`
+    /// (counters not in force in `pos` are taken as 0), with the theoretical
+    /// value, the distance to the end of the phase, the rule that draws a cursed
+    /// win or blessed loss, and a best move. An answer the tables and a bounded
+    /// search cannot make exact comes back with `wdl: None` and the reason.
+    pub fn probe_rules(
+        &self,
+        pos: &Position<V>,
+        played: &Counters,
+    ) -> Result<RuleOutcome, ProbeError> {
+        let theory = self.tablebase().probe_value(pos)?.wdl();
+        let set = self.set();
+        let mut counts = Counters::new();
+        for counter in set.in_force(pos) {
+            counts.set_plies(&counter.id, played.plies(&counter.id));
+        }
+        let mut outcome = RuleOutcome {
+            wdl: None,
+            theory,
+            rule: None,
+            distance: None,
+            best_move: None,
+            unknown: None,
+        };
+        if pos.pieces(pos.side()) == 0 || legal_moves(pos).is_empty() {
+            outcome.wdl = Some(RuleWdl::Loss);
+            outcome.distance = Some(0);
+            return Ok(outcome);
+        }
+        if let Some(counter) = set.limit_reached(&counts, pos) {
+            outcome.wdl = Some(RuleWdl::of(theory, Wdl::Draw));
+            if theory != Wdl::Draw {
+                outcome.rule = Some(counter.id.clone());
+            }
+            return Ok(outcome);
+        }
+        let mut search = Search::new(self);
+        let (wdl, distance) = match search.value(pos, &counts) {
+            Ok(found) => found,
+            Err(Stop::Probe(error)) => return Err(error),
+            Err(Stop::Budget(reason)) => {
+                outcome.unknown = Some(reason);
+                return Ok(outcome);
+            }
+        };
+        outcome.wdl = Some(RuleWdl::of(theory, wdl));
+        outcome.distance = distance;
+        if wdl == Wdl::Draw && theory != Wdl::Draw {
+            let binding = match search.verdict(pos, &counts, UNBOUNDED) {
+                Ok(Verdict::Decided(_, _, Some(i))) => Some(set.counters[i].id.clone()),
+                _ => None,
+            };
+            outcome.rule = match binding {
+                Some(id) => Some(id),
+                None => match search.cursing_rule(pos, &counts) {
+                    Ok(rule) => rule,
+                    Err(Stop::Probe(error)) => return Err(error),
+                    Err(Stop::Budget(_)) => None,
+                },
+            };
+        }
+        match search.best_move(pos, &counts, wdl, distance) {
+            Ok(mv) => outcome.best_move = mv,
+            Err(Stop::Probe(error)) => return Err(error),
+            Err(Stop::Budget(_)) => {}
+        }
+        Ok(outcome)
+    }
+
+    /// The values of `positions` under the rules with fresh counters, by the
+    /// search, sharing one memo (positions of one slice share most of their
+    /// search states). `None` where the search gave up after `node_limit` states
+    /// for one position.
+    pub fn fresh_values(
+        &self,
+        positions: &[Position<V>],
+        node_limit: u64,
+    ) -> Result<Vec<Option<Wdl>>, ProbeError> {
+        /// Memo entries kept before the memo is emptied.
+        const MEMO_ENTRIES: usize = 4_000_000;
+        let mut search = Search::new(self);
+        let counts = Counters::new();
+        let mut out = Vec::with_capacity(positions.len());
+        for pos in positions {
+            if search.memo.len() > MEMO_ENTRIES {
+                search.memo.clear();
+            }
+            search.nodes = 0;
+            search.node_limit = node_limit;
+            if pos.pieces(pos.side()) == 0 || legal_moves(pos).is_empty() {
+                out.push(Some(Wdl::Loss));
+                continue;
+            }
+            if self.set().limit_reached(&counts, pos).is_some() {
+                out.push(Some(Wdl::Draw));
+                continue;
+            }
+            out.push(match search.outcome(pos, &counts) {
+                Ok(wdl) => Some(wdl),
+                Err(Stop::Probe(error)) => return Err(error),
+                Err(Stop::Budget(_)) => None,
+            });
+        }
+        Ok(out)
+    }
+}
