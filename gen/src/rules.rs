@@ -14,7 +14,7 @@ use damka_formats::table::ValueKind;
 use damka_formats::{
     build_order, dependencies, to_fen, Dtc, Material, Position, RuleWdl, Slice, Variant, Wdl,
 };
-use damka_probe::rules::{is_exit, Counters, RuleSet, RuleTablebase, Verdict};
+use damka_probe::rules::{is_exit, RuleSet, RuleTablebase, Verdict};
 use damka_probe::{Move, SliceTable};
 use rayon::prelude::*;
 
@@ -37,11 +37,14 @@ pub struct RuleBuildOptions {
 /// keeps a counter running continues the phase, valued by that slice's DTC table.
 pub struct Conversion<V: Variant> {
     set: RuleSet,
-    dependencies: Vec<(Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>)>,
+    dependencies: Vec<Dependency<V>>,
 }
 
+/// A dependency's material, DTC table and RWDL table.
+type Dependency<V> = (Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>);
+
 impl<V: Variant> Conversion<V> {
-    fn tables(&self, material: Material) -> &(Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>) {
+    fn tables(&self, material: Material) -> &Dependency<V> {
         self.dependencies
             .iter()
             .find(|(m, _, _)| *m == material)
@@ -162,12 +165,11 @@ fn rule_values<V: Variant>(
     let theory = rules.tablebase().slice_table(slice)?;
     let set = rules.set();
     let phase = rules.phase(slice.material())?;
-    let fresh = Counters::new();
     let indexer = theory.indexer();
     let decided: Vec<Option<Wdl>> = dtc
         .par_iter()
         .map(
-            |&raw| match phase.decide(set, Dtc::from_raw(raw), &fresh, u32::MAX) {
+            |&raw| match phase.decide(Dtc::from_raw(raw), &[], u32::MAX) {
                 Verdict::Decided(ruled, _, _) => Some(ruled),
                 Verdict::Search => None,
             },

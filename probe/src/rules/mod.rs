@@ -57,7 +57,7 @@ pub use counters::{Counters, CountersError};
 pub use phase::{is_exit, Phase, Role, Verdict};
 pub use ruleset::{
     Band, Count, CountError, Counter, Event, Events, Limit, MaterialClass, PositionCondition,
-    RuleSet, RulesError, SidePattern, ValidationError,
+    RuleSet, RulesError, SidePattern, ValidationError, MAX_COUNTERS,
 };
 pub use search::{RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
 pub use tables::RuleTablebase;

@@ -39,7 +39,6 @@
 
 use damka_formats::{Dtc, Material, Position, Variant, Wdl};
 
-use super::counters::Counters;
 use super::ruleset::{Counter, Events, RuleSet};
 use crate::moves::Move;
 
@@ -124,13 +123,15 @@ impl Phase {
     /// `played` counts, when the win must also end the phase within `extra` plies
     /// (`u32::MAX` for no such bound). The position must not be terminal: it has
     /// a legal move and no counter has reached its limit.
-    pub fn decide(&self, set: &RuleSet, dtc: Dtc, played: &Counters, extra: u32) -> Verdict {
+    /// `played` holds the counts in plies by counter number in `set` (missing
+    /// numbers count 0).
+    pub fn decide(&self, dtc: Dtc, played: &[u32], extra: u32) -> Verdict {
         if self.inexact.is_some() {
             return Verdict::Search;
         }
         let (mut pess, mut opt, mut binding) = (extra, extra, None);
         for &(i, role, limit) in &self.roles {
-            let left = limit.saturating_sub(played.plies(&set.counters[i].id));
+            let left = limit.saturating_sub(played.get(i).copied().unwrap_or(0));
             match role {
                 Role::NeverBinds if left >= 2 => {}
                 Role::NeverBinds => return Verdict::Search,
@@ -340,21 +341,17 @@ mod tests {
     fn decide_uses_both_bounds() {
         let set = presets::russian();
         let phase = Phase::of(&set, &material(1, 1, 0, 1));
-        let fresh = Counters::new();
+        let fresh = [0; 4];
         // R2 (3 pieces): 10 plies, unbreakable; R4: 30 plies, resettable.
         assert_eq!(
-            phase.decide(&set, Dtc::win(9), &fresh, u32::MAX),
+            phase.decide(Dtc::win(9), &fresh, u32::MAX),
             Verdict::Decided(Wdl::Win, Some(9), None)
         );
         assert_eq!(
-            phase.decide(&set, Dtc::win(11), &fresh, u32::MAX),
+            phase.decide(Dtc::win(11), &fresh, u32::MAX),
             Verdict::Decided(Wdl::Draw, None, Some(1))
         );
-        let mut late = Counters::new();
-        late.set_plies("R4", 25);
-        assert_eq!(
-            phase.decide(&set, Dtc::win(9), &late, u32::MAX),
-            Verdict::Search
-        );
+        let late = [0, 0, 0, 25];
+        assert_eq!(phase.decide(Dtc::win(9), &late, u32::MAX), Verdict::Search);
     }
 }

@@ -697,12 +697,19 @@ pub struct RuleSet {
     pub counters: Vec<Counter>,
 }
 
+/// The most counters a rule set may have (the rule probe keeps a state's counts
+/// in a fixed array).
+pub const MAX_COUNTERS: usize = 8;
+
 /// Why a rule set is not usable, whatever its source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ValidationError {
     /// The name is empty.
     #[error("the rule set has no name")]
     NoName,
+    /// More counters than [`MAX_COUNTERS`].
+    #[error("the rule set has {0} counters; at most 8 are supported")]
+    TooManyCounters(usize),
     /// An id with characters other than letters, digits, `-` and `_`, or empty.
     #[error("counter id `{0}` is not a word of letters, digits, `-` and `_`")]
     BadId(String),
@@ -851,6 +858,9 @@ impl RuleSet {
     pub fn validate(&self) -> Result<(), ValidationError> {
         if self.name.trim().is_empty() {
             return Err(ValidationError::NoName);
+        }
+        if self.counters.len() > MAX_COUNTERS {
+            return Err(ValidationError::TooManyCounters(self.counters.len()));
         }
         let mut seen = BTreeSet::new();
         for counter in &self.counters {

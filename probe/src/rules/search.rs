@@ -18,7 +18,7 @@ use damka_formats::{Position, RuleWdl, Variant, Wdl};
 
 use super::counters::Counters;
 use super::phase::{is_exit, Verdict};
-use super::ruleset::RuleSet;
+use super::ruleset::{Events, RuleSet, MAX_COUNTERS};
 use super::tables::RuleTablebase;
 use crate::error::ProbeError;
 use crate::movegen::legal_moves;
@@ -31,6 +31,10 @@ pub const NODE_LIMIT: u64 = 4_000_000;
 pub const DEPTH_LIMIT: u32 = 600;
 /// No bound on the plies to the end of the phase.
 const UNBOUNDED: u32 = u32::MAX;
+
+/// The counts of a state, in plies, by counter number in the set (a set has at
+/// most [`MAX_COUNTERS`]); a plain array, so a search step allocates nothing.
+type Counts = [u32; MAX_COUNTERS];
 
 /// The answer to a rule query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +75,7 @@ impl From<ProbeError> for Stop {
 struct Key {
     pieces: [u64; 3],
     white_to_move: bool,
-    counts: Vec<u32>,
+    counts: Counts,
     extra: u32,
     wins: bool,
 }
@@ -96,28 +100,54 @@ impl<'a, V: Variant> Search<'a, V> {
         }
     }
 
-    fn key(&self, pos: &Position<V>, counts: &Counters, extra: u32, wins: bool) -> Key {
+    fn key(&self, pos: &Position<V>, counts: &Counts, extra: u32, wins: bool) -> Key {
         Key {
             pieces: [pos.white(), pos.black(), pos.kings()],
             white_to_move: pos.side() == damka_formats::Color::White,
-            counts: self
-                .set
-                .counters
-                .iter()
-                .map(|c| counts.plies(&c.id))
-                .collect(),
+            counts: *counts,
             extra,
             wins,
         }
     }
 
+    /// The counts after `mv` from `pos` to `after` ([`RuleSet::advance`] on
+    /// arrays).
+    fn advance(
+        &self,
+        counts: &Counts,
+        pos: &Position<V>,
+        mv: &Move,
+        after: &Position<V>,
+    ) -> Counts {
+        let events = Events::of_move(pos, mv);
+        let mut next = [0; MAX_COUNTERS];
+        for (i, c) in self.set.counters.iter().enumerate() {
+            if !c.resets_on(events) && c.applies_at(pos) && c.applies_at(after) {
+                next[i] = counts[i] + 1;
+            }
+        }
+        next
+    }
+
+    /// Whether a drawing counter in force in `pos` has reached its limit
+    /// ([`RuleSet::limit_reached`] on arrays).
+    fn limit_reached(&self, counts: &Counts, pos: &Position<V>) -> bool {
+        let material = pos.material();
+        self.set.counters.iter().enumerate().any(|(i, c)| {
+            c.draws
+                && counts[i] > 0
+                && c.limit_plies(&material).is_some_and(|l| counts[i] >= l)
+                && c.applies_at(pos)
+        })
+    }
+
     /// What the tables say about a non-terminal state.
-    fn verdict(&self, pos: &Position<V>, counts: &Counters, extra: u32) -> Result<Verdict, Stop> {
+    fn verdict(&self, pos: &Position<V>, counts: &Counts, extra: u32) -> Result<Verdict, Stop> {
         let phase = self.tables.phase(pos.material())?;
         if phase.inexact().is_some() {
             return Ok(Verdict::Search);
         }
-        Ok(phase.decide(self.set, self.tables.dtc(pos)?, counts, extra))
+        Ok(phase.decide(self.tables.dtc(pos)?, counts, extra))
     }
 
     /// The game-theoretic value of `pos`: the rules can only turn a win or a
@@ -177,12 +207,12 @@ impl<'a, V: Variant> Search<'a, V> {
     fn wins(
         &mut self,
         pos: &Position<V>,
-        counts: &Counters,
+        counts: &Counts,
         extra: u32,
         depth: u32,
     ) -> Result<bool, Stop> {
         let moves = legal_moves(pos);
-        if moves.is_empty() || extra == 0 || self.set.limit_reached(counts, pos).is_some() {
+        if moves.is_empty() || extra == 0 || self.limit_reached(counts, pos) {
             return Ok(false);
         }
         if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, extra)? {
@@ -202,7 +232,7 @@ impl<'a, V: Variant> Search<'a, V> {
             let won = if is_exit(self.set, pos, mv, &after) {
                 self.exit_value(&after)? == Wdl::Loss
             } else {
-                let next = self.set.advance(counts, pos, mv);
+                let next = self.advance(counts, pos, mv, &after);
                 self.loses(&after, &next, less(extra), depth + 1)?
             };
             if won {
@@ -219,7 +249,7 @@ impl<'a, V: Variant> Search<'a, V> {
     fn loses(
         &mut self,
         pos: &Position<V>,
-        counts: &Counters,
+        counts: &Counts,
         extra: u32,
         depth: u32,
     ) -> Result<bool, Stop> {
@@ -227,7 +257,7 @@ impl<'a, V: Variant> Search<'a, V> {
         if moves.is_empty() {
             return Ok(true);
         }
-        if extra == 0 || self.set.limit_reached(counts, pos).is_some() {
+        if extra == 0 || self.limit_reached(counts, pos) {
             return Ok(false);
         }
         if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, extra)? {
@@ -247,7 +277,7 @@ impl<'a, V: Variant> Search<'a, V> {
             let lost = if is_exit(self.set, pos, mv, &after) {
                 self.exit_value(&after)? == Wdl::Win
             } else {
-                let next = self.set.advance(counts, pos, mv);
+                let next = self.advance(counts, pos, mv, &after);
                 self.wins(&after, &next, less(extra), depth + 1)?
             };
             if !lost {
@@ -261,7 +291,7 @@ impl<'a, V: Variant> Search<'a, V> {
 
     /// The value under the rules of a state with a legal move and no limit
     /// reached.
-    fn outcome(&mut self, pos: &Position<V>, counts: &Counters) -> Result<Wdl, Stop> {
+    fn outcome(&mut self, pos: &Position<V>, counts: &Counts) -> Result<Wdl, Stop> {
         if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, UNBOUNDED)? {
             return Ok(wdl);
         }
@@ -276,7 +306,7 @@ impl<'a, V: Variant> Search<'a, V> {
 
     /// The value under the rules of a state with a legal move and no limit
     /// reached, and the plies to the end of the phase for a win or a loss.
-    fn value(&mut self, pos: &Position<V>, counts: &Counters) -> Result<(Wdl, Option<u16>), Stop> {
+    fn value(&mut self, pos: &Position<V>, counts: &Counts) -> Result<(Wdl, Option<u16>), Stop> {
         if let Verdict::Decided(wdl, distance, _) = self.verdict(pos, counts, UNBOUNDED)? {
             return Ok((wdl, distance));
         }
@@ -302,7 +332,7 @@ impl<'a, V: Variant> Search<'a, V> {
     fn best_move(
         &mut self,
         pos: &Position<V>,
-        counts: &Counters,
+        counts: &Counts,
         wdl: Wdl,
         distance: Option<u16>,
     ) -> Result<Option<Move>, Stop> {
@@ -312,7 +342,7 @@ impl<'a, V: Variant> Search<'a, V> {
         for mv in &moves {
             let after = apply(pos, mv);
             let exit = is_exit(self.set, pos, mv, &after);
-            let next = self.set.advance(counts, pos, mv);
+            let next = self.advance(counts, pos, mv, &after);
             let keeps = match (wdl, exit) {
                 (Wdl::Win, true) => self.exit_value(&after)? == Wdl::Loss,
                 (Wdl::Win, false) => self.loses(&after, &next, d.saturating_sub(1), 0)?,
@@ -320,8 +350,7 @@ impl<'a, V: Variant> Search<'a, V> {
                 (Wdl::Loss, false) => d >= 2 && !self.wins(&after, &next, d - 2, 0)?,
                 (Wdl::Draw, true) => self.exit_value(&after)? != Wdl::Win,
                 (Wdl::Draw, false) => {
-                    self.set.limit_reached(&next, &after).is_some()
-                        || !self.wins(&after, &next, UNBOUNDED, 0)?
+                    self.limit_reached(&next, &after) || !self.wins(&after, &next, UNBOUNDED, 0)?
                 }
             };
             if !keeps {
@@ -341,18 +370,20 @@ impl<'a, V: Variant> Search<'a, V> {
     /// The counter to name for a draw that cuts a theoretical result short: the
     /// drawing counter in force nearest its limit, or, when none is in force, the
     /// first one along the theoretically best line.
-    fn cursing_rule(&self, pos: &Position<V>, counts: &Counters) -> Result<Option<String>, Stop> {
+    fn cursing_rule(&self, pos: &Position<V>, counts: &Counts) -> Result<Option<String>, Stop> {
         let mut pos = *pos;
-        let mut counts = counts.clone();
+        let mut counts = *counts;
         for _ in 0..DEPTH_LIMIT {
             let material = pos.material();
             let nearest = self
                 .set
-                .in_force(&pos)
-                .filter(|c| c.draws)
-                .filter_map(|c| {
+                .counters
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.draws && c.applies_at(&pos))
+                .filter_map(|(i, c)| {
                     c.limit_plies(&material)
-                        .map(|l| (l.saturating_sub(counts.plies(&c.id)), c))
+                        .map(|l| (l.saturating_sub(counts[i]), c))
                 })
                 .min_by_key(|(left, _)| *left);
             if let Some((_, counter)) = nearest {
@@ -361,8 +392,9 @@ impl<'a, V: Variant> Search<'a, V> {
             let Some(mv) = self.tables.tablebase().best_move(&pos)? else {
                 return Ok(None);
             };
-            counts = self.set.advance(&counts, &pos, &mv);
-            pos = apply(&pos, &mv);
+            let after = apply(&pos, &mv);
+            counts = self.advance(&counts, &pos, &mv, &after);
+            pos = after;
         }
         Ok(None)
     }
@@ -390,9 +422,11 @@ impl<V: Variant> RuleTablebase<V> {
     ) -> Result<RuleOutcome, ProbeError> {
         let theory = self.tablebase().probe_value(pos)?.wdl();
         let set = self.set();
-        let mut counts = Counters::new();
-        for counter in set.in_force(pos) {
-            counts.set_plies(&counter.id, played.plies(&counter.id));
+        let mut counts = [0; MAX_COUNTERS];
+        for (i, counter) in set.counters.iter().enumerate() {
+            if counter.applies_at(pos) {
+                counts[i] = played.plies(&counter.id);
+            }
         }
         let mut outcome = RuleOutcome {
             wdl: None,
@@ -407,7 +441,7 @@ impl<V: Variant> RuleTablebase<V> {
             outcome.distance = Some(0);
             return Ok(outcome);
         }
-        if let Some(counter) = set.limit_reached(&counts, pos) {
+        if let Some(counter) = set.limit_reached(played, pos) {
             outcome.wdl = Some(RuleWdl::of(theory, Wdl::Draw));
             if theory != Wdl::Draw {
                 outcome.rule = Some(counter.id.clone());
@@ -459,7 +493,7 @@ impl<V: Variant> RuleTablebase<V> {
         /// Memo entries kept before the memo is emptied.
         const MEMO_ENTRIES: usize = 4_000_000;
         let mut search = Search::new(self);
-        let counts = Counters::new();
+        let counts = [0; MAX_COUNTERS];
         let mut out = Vec::with_capacity(positions.len());
         for pos in positions {
             if search.memo.len() > MEMO_ENTRIES {
@@ -471,7 +505,7 @@ impl<V: Variant> RuleTablebase<V> {
                 out.push(Some(Wdl::Loss));
                 continue;
             }
-            if self.set().limit_reached(&counts, pos).is_some() {
+            if search.limit_reached(&counts, pos) {
                 out.push(Some(Wdl::Draw));
                 continue;
             }
