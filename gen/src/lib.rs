@@ -6,6 +6,7 @@ pub mod build;
 pub mod error;
 pub mod plot;
 pub mod report;
+pub mod rule_stats;
 pub mod rules;
 pub mod solve;
 pub mod stats;

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use damka_formats::{International, Russian, Variant, VariantKind};
 use damka_gen::report::{render, Format};
+use damka_gen::rule_stats::{render_rule_stats, rule_stats};
+use damka_probe::rules::RuleSet;
 
 /// The report formats on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -42,6 +44,10 @@ pub struct StatsArgs {
     /// The piece count of the win/draw/loss bar chart (default: the largest).
     #[arg(long)]
     pub plot_pieces: Option<u32>,
+    /// Count the values under this rule set instead (wins, cursed wins, draws,
+    /// blessed losses, losses with fresh counters), from its RWDL tables.
+    #[arg(long)]
+    pub rules: Option<String>,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -57,19 +63,42 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    if let Some(spec) = &args.rules {
+        return run_rules::<V>(args, spec);
+    }
     let report = damka_gen::stats::stats::<V>(&args.dir, args.pieces, |slice| {
         eprintln!("stats: {slice}");
     })?;
-    let command = std::iter::once("damka".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let format = match args.format {
+    let text = render(&report, format_of(args), &command_line());
+    write_out(args, &text)?;
+    if let Some(path) = &args.plot {
+        let pieces = args
+            .plot_pieces
+            .unwrap_or_else(|| report.totals.last().map_or(2, |t| t.pieces));
+        damka_gen::plot::plot(&report, pieces, path)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report format asked for.
+fn format_of(args: &StatsArgs) -> Format {
+    match args.format {
         FormatArg::Md => Format::Markdown,
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
-    };
-    let text = render(&report, format, &command);
+    }
+}
+
+/// The command line, for the report's stamp.
+fn command_line() -> String {
+    std::iter::once("damka".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes `text` to `--out` (atomically) or to standard output.
+fn write_out(args: &StatsArgs, text: &str) -> anyhow::Result<()> {
     match &args.out {
         Some(path) => {
             let temporary = path.with_extension("tmp");
@@ -79,11 +108,18 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         }
         None => print!("{text}"),
     }
-    if let Some(path) = &args.plot {
-        let pieces = args
-            .plot_pieces
-            .unwrap_or_else(|| report.totals.last().map_or(2, |t| t.pieces));
-        damka_gen::plot::plot(&report, pieces, path)?;
-    }
+    Ok(())
+}
+
+/// `damka stats --rules`: the five-valued counts under a rule set.
+fn run_rules<V: Variant>(args: &StatsArgs, spec: &str) -> anyhow::Result<ExitCode> {
+    let set = RuleSet::load_for(spec, V::KIND)?;
+    let report = rule_stats::<V>(&args.dir, set, args.pieces, |slice| {
+        eprintln!("stats: {slice}");
+    })?;
+    write_out(
+        args,
+        &render_rule_stats(&report, format_of(args), &command_line()),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
