@@ -77,6 +77,36 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
     }
 }
 
+/// Builds the tables of every slice of up to `pieces` pieces and the rule tables
+/// of `set` for them into `dir`, then the slices `extra` (in order, each with its
+/// dependencies already built), with their rule tables.
+pub fn build_rule_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str], set: &str) {
+    let set = damka_probe::rules::RuleSet::load_for(set, V::KIND).unwrap();
+    let tables = BuildOptions {
+        root: dir.to_path_buf(),
+        max_pieces: pieces,
+        only: None,
+        quiet: true,
+    };
+    let options = damka_gen::RuleBuildOptions {
+        tables: tables.clone(),
+        set,
+    };
+    damka_gen::build_rules::<V>(&options, &mut |_| {}).unwrap();
+    for name in extra {
+        let slice: Slice = name.parse().unwrap();
+        let only = damka_gen::RuleBuildOptions {
+            tables: BuildOptions {
+                max_pieces: slice.pieces(),
+                only: Some(slice),
+                ..tables.clone()
+            },
+            set: options.set.clone(),
+        };
+        damka_gen::build_rules::<V>(&only, &mut |_| {}).unwrap();
+    }
+}
+
 /// Every legal position with 1 to `max_pieces` pieces, either side to move; with
 /// `kings_only`, kings only.
 pub fn all_positions<V: Variant>(max_pieces: usize, kings_only: bool) -> Vec<Position<V>> {

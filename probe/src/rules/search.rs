@@ -328,7 +328,8 @@ impl<'a, V: Variant> Search<'a, V> {
     }
 
     /// The move that keeps the outcome `wdl` (at `distance` plies for a win or a
-    /// loss); among drawing moves, the theoretically best.
+    /// loss); among the winning or drawing moves that do, the theoretically best
+    /// (so a winning line ends the game as soon as the rules allow).
     fn best_move(
         &mut self,
         pos: &Position<V>,
@@ -356,7 +357,7 @@ impl<'a, V: Variant> Search<'a, V> {
             if !keeps {
                 continue;
             }
-            if wdl != Wdl::Draw {
+            if wdl == Wdl::Loss {
                 return Ok(Some(*mv));
             }
             let value = self.tables.tablebase().probe_value(&after)?.back();
