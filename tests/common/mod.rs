@@ -6,6 +6,8 @@
 //! Each test crate uses only some of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod rules_naive;
+
 use std::collections::HashMap;
 
 use std::io::Write;
