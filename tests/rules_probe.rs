@@ -109,22 +109,23 @@ fn command_line_probe_under_rules() {
     // played, not with one more.
     let fits = format!("R2={}", (10 - d) as f64 / 2.0);
     let late = format!("R2={}", (11 - d) as f64 / 2.0);
-    let run = damka(
-        &[
+    let probe = |rules: &str, played: &str| {
+        let mut args = vec![
             "probe",
             "--variant",
             "russian",
             "--dir",
             root,
             "--rules",
-            "russian",
-            "--played",
-            &fits,
-            "--json",
-            &fen,
-        ],
-        "",
-    );
+            rules,
+        ];
+        if !played.is_empty() {
+            args.extend(["--played", played]);
+        }
+        args.extend(["--json", &fen]);
+        damka(&args, "")
+    };
+    let run = probe("russian", &fits);
     assert!(run.ok, "{}", run.err);
     let json: serde_json::Value = serde_json::from_str(run.out.trim()).unwrap();
     assert_eq!(json["wdl"], "win");
@@ -132,22 +133,7 @@ fn command_line_probe_under_rules() {
     assert_eq!(json["rules"]["wdl"], "win", "{json}");
     assert_eq!(json["rules"]["distance"], d);
     assert!(json["rules"]["best_move"].is_string());
-    let run = damka(
-        &[
-            "probe",
-            "--variant",
-            "russian",
-            "--dir",
-            root,
-            "--rules",
-            "russian",
-            "--played",
-            &late,
-            "--json",
-            &fen,
-        ],
-        "",
-    );
+    let run = probe("russian", &late);
     let json: serde_json::Value = serde_json::from_str(run.out.trim()).unwrap();
     assert_eq!(json["rules"]["wdl"], "cursed-win", "{json}");
     assert_eq!(json["rules"]["rule"], "R2");
@@ -166,39 +152,13 @@ fn command_line_probe_under_rules() {
     );
     assert!(run.out.contains("rules russian: win"), "{}", run.out);
     // Bad input: an unknown counter, a rule set of the other variant.
-    let run = damka(
-        &[
-            "probe",
-            "--variant",
-            "russian",
-            "--dir",
-            root,
-            "--rules",
-            "russian",
-            "--played",
-            "I1=3",
-            &fen,
-        ],
-        "",
-    );
+    let run = probe("russian", "I1=3");
     assert!(
         !run.ok && run.err.contains("no counter `I1`"),
         "{}",
         run.err
     );
-    let run = damka(
-        &[
-            "probe",
-            "--variant",
-            "russian",
-            "--dir",
-            root,
-            "--rules",
-            "fmjd",
-            &fen,
-        ],
-        "",
-    );
+    let run = probe("fmjd", "");
     assert!(!run.ok && run.err.contains("not russian"), "{}", run.err);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -200,32 +200,19 @@ pub fn render_rule_stats(report: &RuleStatsReport, format: Format, command: &str
         }
         Format::Csv => {
             out.push_str("scope,name,positions,wins,cursed_wins,draws,blessed_losses,losses\n");
-            for s in &report.slices {
-                let c = &s.counts;
+            let rows = report
+                .slices
+                .iter()
+                .map(|s| ("slice", s.slice.clone(), &s.counts));
+            let totals = report
+                .totals
+                .iter()
+                .map(|t| ("pieces", t.pieces.to_string(), &t.counts));
+            for (scope, name, c) in rows.chain(totals) {
                 let _ = writeln!(
                     out,
-                    "slice,{},{},{},{},{},{},{}",
-                    s.slice,
-                    c.positions,
-                    c.wins,
-                    c.cursed_wins,
-                    c.draws,
-                    c.blessed_losses,
-                    c.losses
-                );
-            }
-            for t in &report.totals {
-                let c = &t.counts;
-                let _ = writeln!(
-                    out,
-                    "pieces,{},{},{},{},{},{},{}",
-                    t.pieces,
-                    c.positions,
-                    c.wins,
-                    c.cursed_wins,
-                    c.draws,
-                    c.blessed_losses,
-                    c.losses
+                    "{scope},{name},{},{},{},{},{},{}",
+                    c.positions, c.wins, c.cursed_wins, c.draws, c.blessed_losses, c.losses
                 );
             }
         }

@@ -211,37 +211,7 @@ impl<'a, V: Variant> Search<'a, V> {
         extra: u32,
         depth: u32,
     ) -> Result<bool, Stop> {
-        let moves = legal_moves(pos);
-        if moves.is_empty() || extra == 0 || self.limit_reached(counts, pos) {
-            return Ok(false);
-        }
-        if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, extra)? {
-            return Ok(wdl == Wdl::Win);
-        }
-        if self.theory(pos)?.wdl() != Wdl::Win {
-            return Ok(false);
-        }
-        let key = self.key(pos, counts, extra, true);
-        if let Some(&known) = self.memo.get(&key) {
-            return Ok(known);
-        }
-        self.spend(depth)?;
-        let mut result = false;
-        for mv in &self.ordered(pos, moves)? {
-            let after = apply(pos, mv);
-            let won = if is_exit(self.set, pos, mv, &after) {
-                self.exit_value(&after)? == Wdl::Loss
-            } else {
-                let next = self.advance(counts, pos, mv, &after);
-                self.loses(&after, &next, less(extra), depth + 1)?
-            };
-            if won {
-                result = true;
-                break;
-            }
-        }
-        self.memo.insert(key, result);
-        Ok(result)
+        self.forced(pos, counts, extra, depth, Wdl::Win)
     }
 
     /// Whether the side to move loses: the other side ends the phase with a win
@@ -253,35 +223,51 @@ impl<'a, V: Variant> Search<'a, V> {
         extra: u32,
         depth: u32,
     ) -> Result<bool, Stop> {
+        self.forced(pos, counts, extra, depth, Wdl::Loss)
+    }
+
+    /// Whether the phase ends within `extra` plies with `goal` (a win or a loss)
+    /// for the side to move: for a win, some move must lead to a loss for the
+    /// other side; for a loss, every move to a win for it.
+    fn forced(
+        &mut self,
+        pos: &Position<V>,
+        counts: &Counts,
+        extra: u32,
+        depth: u32,
+        goal: Wdl,
+    ) -> Result<bool, Stop> {
         let moves = legal_moves(pos);
         if moves.is_empty() {
-            return Ok(true);
+            return Ok(goal == Wdl::Loss);
         }
         if extra == 0 || self.limit_reached(counts, pos) {
             return Ok(false);
         }
         if let Verdict::Decided(wdl, _, _) = self.verdict(pos, counts, extra)? {
-            return Ok(wdl == Wdl::Loss);
+            return Ok(wdl == goal);
         }
-        if self.theory(pos)?.wdl() != Wdl::Loss {
+        if self.theory(pos)?.wdl() != goal {
             return Ok(false);
         }
-        let key = self.key(pos, counts, extra, false);
+        let key = self.key(pos, counts, extra, goal == Wdl::Win);
         if let Some(&known) = self.memo.get(&key) {
             return Ok(known);
         }
         self.spend(depth)?;
-        let mut result = true;
+        // A win needs one move that reaches the goal; a loss, that all of them do.
+        let any = goal == Wdl::Win;
+        let mut result = !any;
         for mv in &self.ordered(pos, moves)? {
             let after = apply(pos, mv);
-            let lost = if is_exit(self.set, pos, mv, &after) {
-                self.exit_value(&after)? == Wdl::Win
+            let reached = if is_exit(self.set, pos, mv, &after) {
+                self.exit_value(&after)? == goal.negate()
             } else {
                 let next = self.advance(counts, pos, mv, &after);
-                self.wins(&after, &next, less(extra), depth + 1)?
+                self.forced(&after, &next, less(extra), depth + 1, goal.negate())?
             };
-            if !lost {
-                result = false;
+            if reached == any {
+                result = any;
                 break;
             }
         }
