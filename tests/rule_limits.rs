@@ -5,12 +5,16 @@
 //! naming the rule), and the resets: a win that survives a count at its limit
 //! only because the winning move restarts the counter (a capture or promotion
 //! for R1/R2, a man move for R4/I1), and for the rules that nothing restarts
-//! (I3), a win that a restart would save but the running count draws.
+//! (I3), a win that a restart would save but the running count draws. The
+//! constructed cases of `tests/common/rule_cases_data.rs` whose slices are built
+//! here are probed too.
 
 mod common;
 
+use common::rule_cases_data::CASES;
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};
+use damka_formats::table::ValueKind;
 use damka_formats::{International, Position, RuleWdl, Russian, Slice, SliceIndexer, Variant, Wdl};
 use damka_probe::has_capture;
 use damka_probe::rules::{Counters, Events, RuleSet, RuleTablebase};
@@ -134,6 +138,33 @@ fn saved_by_reset<V: Variant>(
     panic!("no win in {slice} saved by a restart of {id}");
 }
 
+/// Checks `probe_rules` on every constructed case of `tests/common/rule_cases_data.rs`
+/// for `variant` whose slice has rule tables in `tables`; returns how many.
+fn probe_cases<V: Variant>(tables: &RuleTablebase<V>) -> usize {
+    let mut checked = 0;
+    for case in CASES.iter().filter(|c| c.variant == V::KIND) {
+        let pos: Position<V> = case.fen.parse().unwrap();
+        let white = damka_formats::white_to_move(&pos);
+        let slice = Slice::of(&white).unwrap();
+        if !tables.path(slice, ValueKind::Dtc).is_file() {
+            continue;
+        }
+        let counts = tables.set().parse_counters(case.counters).unwrap();
+        let outcome = tables.probe_rules(&pos, &counts).unwrap();
+        assert_eq!(
+            outcome.wdl.map(|w| w.ruled()),
+            Some(case.expected),
+            "{} {} with {}: {}",
+            case.rule,
+            case.fen,
+            case.counters,
+            case.comment
+        );
+        checked += 1;
+    }
+    checked
+}
+
 fn capture_or_promotion<V: Variant>(_: &Position<V>, mv: &damka_probe::Move) -> bool {
     mv.is_capture() || mv.is_promotion()
 }
@@ -184,6 +215,7 @@ fn russian_rules_r1_to_r4() {
         },
         man_move,
     );
+    assert_eq!(probe_cases(&tables), 7, "R1, R2, R3 a-b, R2 c");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -234,5 +266,6 @@ fn fmjd_rules_i1_to_i3() {
         found.is_some(),
         "a win I3 draws because a promotion does not restart it"
     );
+    assert_eq!(probe_cases(&tables), 3, "I3 a-c");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,11 +1,14 @@
 //! Shared by the integration tests: running the `damka` binary, building tables
 //! into a temporary directory, and a deliberately naive solver — every position in
 //! a `HashMap`, plain iteration to a fixed point, nothing shared with the generator
-//! but the move generator.
+//! but the move generator. The submodules add a naive solver of the game under a
+//! rule set ([`rules_naive`]) and constructed move-limit cases
+//! ([`rule_cases_data`]).
 //!
 //! Each test crate uses only some of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod rule_cases_data;
 pub mod rules_naive;
 
 use std::collections::HashMap;

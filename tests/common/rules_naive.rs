@@ -33,9 +33,13 @@ enum Node {
 
 /// Every state reachable from some roots, numbered in the order found.
 struct StateGraph<V: Variant> {
-    /// State ids by position and counts (the counts of the set's counters, in the
-    /// set's order: counters the set does not have never matter).
-    ids: HashMap<(Position<V>, Box<[u32]>), usize>,
+    /// Each distinct set of counts met, numbered in the order found.
+    counts: Vec<Counters>,
+    /// Count-set ids, by the counts of the set's counters in the set's order
+    /// (counters the set does not have never matter).
+    count_ids: HashMap<Box<[u32]>, usize>,
+    /// State ids, by position and count-set id.
+    ids: HashMap<(Position<V>, usize), usize>,
     /// The node of each state, by id.
     nodes: Vec<Node>,
 }
@@ -44,15 +48,18 @@ impl<V: Variant> StateGraph<V> {
     /// Explores, breadth first, every state reachable from `roots` under `set`.
     fn explore(set: &RuleSet, roots: &[(Position<V>, Counters)]) -> StateGraph<V> {
         let mut graph = StateGraph {
+            counts: Vec::new(),
+            count_ids: HashMap::new(),
             ids: HashMap::new(),
             nodes: Vec::new(),
         };
-        // States found but not yet expanded, with their ids.
-        let mut pending: VecDeque<(usize, Position<V>, Counters)> = VecDeque::new();
+        // States found but not yet expanded: id, position, count-set id.
+        let mut pending = VecDeque::new();
         for (pos, counters) in roots {
             graph.intern(set, pos, counters, &mut pending);
         }
-        while let Some((id, pos, counters)) = pending.pop_front() {
+        while let Some((id, pos, counts_id)) = pending.pop_front() {
+            let counters = graph.counts[counts_id].clone();
             let moves = legal_moves(&pos);
             graph.nodes[id] = if moves.is_empty() {
                 Node::Lost
@@ -80,23 +87,26 @@ impl<V: Variant> StateGraph<V> {
         set: &RuleSet,
         pos: &Position<V>,
         counters: &Counters,
-        pending: &mut VecDeque<(usize, Position<V>, Counters)>,
+        pending: &mut VecDeque<(usize, Position<V>, usize)>,
     ) -> usize {
-        let key = (*pos, counts_key(set, counters));
-        if let Some(&id) = self.ids.get(&key) {
-            return id;
-        }
-        let id = self.nodes.len();
-        self.ids.insert(key, id);
-        // A placeholder until the state is expanded.
-        self.nodes.push(Node::Drawn);
-        pending.push_back((id, *pos, counters.clone()));
-        id
+        let counts_id = *self
+            .count_ids
+            .entry(counts_key(set, counters))
+            .or_insert_with(|| {
+                self.counts.push(counters.clone());
+                self.counts.len() - 1
+            });
+        *self.ids.entry((*pos, counts_id)).or_insert_with(|| {
+            // A placeholder until the state is expanded.
+            self.nodes.push(Node::Drawn);
+            pending.push_back((self.nodes.len() - 1, *pos, counts_id));
+            self.nodes.len() - 1
+        })
     }
 
     /// The id of a state that [`explore`](Self::explore) found.
     fn id(&self, set: &RuleSet, pos: &Position<V>, counters: &Counters) -> usize {
-        self.ids[&(*pos, counts_key(set, counters))]
+        self.ids[&(*pos, self.count_ids[&counts_key(set, counters)])]
     }
 
     /// The value of every state for its side to move, by id: retrograde from the
