@@ -77,18 +77,26 @@ impl<V: Variant> RuleTablebase<V> {
             })
     }
 
-    /// The decoded table of `kind` of `slice`, read on first use.
+    /// The decoded table of `kind` ([`ValueKind::Dtc`], or else the RWDL table)
+    /// of `slice`, read on first use.
     pub fn table(&self, slice: Slice, kind: ValueKind) -> Result<Arc<SliceTable<V>>, ProbeError> {
+        self.loaded(slice, kind).cloned()
+    }
+
+    /// [`table`](Self::table) by reference: what the probe's inner loop reads,
+    /// with no reference count to touch.
+    #[inline]
+    fn loaded(&self, slice: Slice, kind: ValueKind) -> Result<&Arc<SliceTable<V>>, ProbeError> {
         let slot = self.slot(slice.material())?;
         let cell = match kind {
             ValueKind::Dtc => &slot.dtc,
             _ => &slot.rwdl,
         };
         if let Some(table) = cell.get() {
-            return Ok(table.clone());
+            return Ok(table);
         }
         let table = decode_table(&self.path(slice, kind), slice, kind, self.fingerprint)?;
-        Ok(cell.get_or_init(|| table).clone())
+        Ok(cell.get_or_init(|| table))
     }
 
     /// The phase analysis of `material` under the set.
@@ -117,7 +125,7 @@ impl<V: Variant> RuleTablebase<V> {
     /// game-theoretic value, either side to move. Both sides must have pieces.
     pub fn rwdl(&self, pos: &Position<V>) -> Result<RuleWdl, ProbeError> {
         let (white, slice) = Self::slice_of(pos)?;
-        let table = self.table(slice, ValueKind::RuleWdl)?;
+        let table = self.loaded(slice, ValueKind::RuleWdl)?;
         RuleWdl::from_code(table.raw(&white)).ok_or_else(|| ProbeError::CorruptTable {
             path: self.path(slice, ValueKind::RuleWdl),
             reason: "an RWDL code above 4".into(),
