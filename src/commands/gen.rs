@@ -46,6 +46,12 @@ pub fn run(args: &GenArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
+    // Read the rule set first, so a bad one fails before any work is done.
+    let set = args
+        .rules
+        .as_deref()
+        .map(|spec| RuleSet::load_for(spec, V::KIND))
+        .transpose()?;
     let options = BuildOptions {
         root: args.dir.clone(),
         max_pieces: args.pieces,
@@ -65,8 +71,7 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
     })
     .context("generation failed")?;
     print_total(&report);
-    if let Some(spec) = &args.rules {
-        let set = RuleSet::load_for(spec, V::KIND)?;
+    if let Some(set) = set {
         let name = set.name.clone();
         let options = RuleBuildOptions {
             tables: options,
