@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod error;
+mod layers;
 pub mod plot;
 pub mod report;
 pub mod rule_stats;

@@ -20,6 +20,7 @@ use rayon::prelude::*;
 
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
 use crate::error::GenError;
+use crate::layers;
 use crate::solve::{Group, Metric};
 use crate::store::FileStore;
 
@@ -125,6 +126,8 @@ pub fn build_rules<V: Variant>(
         let group = Group::new(head, metric)?;
         let positions = group.positions();
         group.solve(&|_| {});
+        let layered = layered_limits(&rules, head)?;
+        let fresh = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
         let mut slices = Vec::new();
         let mut solved = Vec::new();
         for slot in group.into_slots() {
@@ -134,8 +137,13 @@ pub fn build_rules<V: Variant>(
             slices.push(slice);
             solved.push((slice, values));
         }
-        for (slice, dtc) in &solved {
-            let codes = rule_values(&rules, *slice, dtc)?;
+        for (s, (slice, dtc)) in solved.iter().enumerate() {
+            let codes = match (&fresh, layered) {
+                (Some(fresh), Some((_, unbreakable))) => {
+                    layered_rule_values(&rules, *slice, &fresh[s], unbreakable)?
+                }
+                _ => rule_values(&rules, *slice, dtc)?,
+            };
             store.write_rule_table(*slice, &set.name, fingerprint, ValueKind::RuleWdl, &codes)?;
         }
         let built = BuiltGroup {
@@ -147,6 +155,36 @@ pub fn build_rules<V: Variant>(
         report.built.push(built);
     }
     Ok(report)
+}
+
+/// The limits of the layered pass (`crate::layers`) when it decides the group of
+/// `head`: both slices of the group must agree (they are each other's mirror).
+fn layered_limits<V: Variant>(
+    rules: &RuleTablebase<V>,
+    head: Slice,
+) -> Result<Option<(u32, u32)>, GenError> {
+    let limits = rules.phase(head.material())?.layered(rules.set());
+    let mirror = rules.phase(head.mirror().material())?.layered(rules.set());
+    Ok(if limits == mirror { limits } else { None })
+}
+
+/// The RWDL code of every position of `slice` from its layered values `fresh`
+/// (`D(p, 0)` of `crate::layers`) when the phase may last `unbreakable` plies.
+fn layered_rule_values<V: Variant>(
+    rules: &RuleTablebase<V>,
+    slice: Slice,
+    fresh: &[u16],
+    unbreakable: u32,
+) -> Result<Vec<u16>, GenError> {
+    let theory = rules.tablebase().slice_table(slice)?;
+    Ok(fresh
+        .par_iter()
+        .enumerate()
+        .map(|(i, &raw)| {
+            let wdl = theory.get(i as u64).wdl();
+            layers::fresh_rule_value(wdl, Dtc::from_raw(raw), unbreakable).code()
+        })
+        .collect())
 }
 
 /// Positions searched together, sharing one memo.

@@ -106,7 +106,7 @@ impl<V: Variant> Metric<V> for Dtw<V> {
 /// The value one ply earlier through a move that leads to a position of value
 /// `(wdl, plies)`.
 #[inline]
-fn back((wdl, plies): (Wdl, u16)) -> (Wdl, u16) {
+pub(crate) fn back((wdl, plies): (Wdl, u16)) -> (Wdl, u16) {
     match wdl {
         Wdl::Draw => (Wdl::Draw, 0),
         other => (other.negate(), plies + 1),
@@ -124,8 +124,8 @@ const NOT_QUEUED: u16 = u16::MAX;
 
 /// One slice of the group being solved, with its values so far.
 pub struct Slot<V: Variant> {
-    indexer: SliceIndexer<V>,
-    values: Vec<AtomicU16>,
+    pub(crate) indexer: SliceIndexer<V>,
+    pub(crate) values: Vec<AtomicU16>,
     /// One bit per index: the side to move must capture (the table format may
     /// treat these values as don't-care).
     captures: Vec<AtomicU64>,
@@ -154,18 +154,18 @@ impl<V: Variant> Slot<V> {
 
 /// A solve group and the metric that values its moves out of the group.
 pub struct Group<V: Variant, M: Metric<V>> {
-    slots: Vec<Slot<V>>,
-    metric: M,
+    pub(crate) slots: Vec<Slot<V>>,
+    pub(crate) metric: M,
 }
 
 /// A pair of blocks (or one block, when a men placement is its own flip) whose
 /// positions reach each other by king moves.
 #[derive(Clone, Copy)]
-struct Unit {
+pub(crate) struct Unit {
     /// `(slot, men index)` of each block.
-    blocks: [(usize, u64); 2],
+    pub(crate) blocks: [(usize, u64); 2],
     /// 1 or 2.
-    count: usize,
+    pub(crate) count: usize,
 }
 
 impl<V: Variant, M: Metric<V>> Group<V, M> {
@@ -216,12 +216,12 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         self.slots
     }
 
-    fn block_size(&self) -> u64 {
+    pub(crate) fn block_size(&self) -> u64 {
         self.slots[0].indexer.king_placements()
     }
 
     /// The slot of the mirror slice of slot `s`.
-    fn partner_slot(&self, s: usize) -> usize {
+    pub(crate) fn partner_slot(&self, s: usize) -> usize {
         if self.slots.len() == 2 {
             1 - s
         } else {
@@ -230,7 +230,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     }
 
     /// The units of sub-slice `key`, each once.
-    fn units(&self, key: u32) -> Vec<Unit> {
+    pub(crate) fn units(&self, key: u32) -> Vec<Unit> {
         let mut units = Vec::new();
         for (s, slot) in self.slots.iter().enumerate() {
             let partner = self.partner_slot(s);
@@ -257,7 +257,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
 
     /// The position at a unit-local index.
     #[inline]
-    fn position(&self, unit: &Unit, local: usize) -> Position<V> {
+    pub(crate) fn position(&self, unit: &Unit, local: usize) -> Position<V> {
         let k = self.block_size();
         let (block, offset) = (local as u64 / k, local as u64 % k);
         let (slot, men) = unit.blocks[block as usize];
@@ -266,7 +266,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
 
     /// The unit-local index of a White-to-move position of block `block`.
     #[inline]
-    fn local(&self, unit: &Unit, block: usize, pos: &Position<V>) -> usize {
+    pub(crate) fn local(&self, unit: &Unit, block: usize, pos: &Position<V>) -> usize {
         let k = self.block_size();
         let (slot, men) = unit.blocks[block];
         (self.slots[slot].indexer.index(pos) - men * k + block as u64 * k) as usize

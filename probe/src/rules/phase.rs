@@ -61,6 +61,8 @@ pub struct Phase {
     roles: Vec<(usize, Role, u32)>,
     /// Why the DTC table alone cannot answer, if it cannot.
     inexact: Option<String>,
+    /// Whether the phase can run on through a conversion.
+    chained: bool,
 }
 
 /// What a phase says about one query.
@@ -111,7 +113,36 @@ impl Phase {
                 Some((i, role, limit))
             })
             .collect();
-        Phase { roles, inexact }
+        Phase {
+            roles,
+            inexact,
+            chained,
+        }
+    }
+
+    /// The limits `(resettable, unbreakable)`, in plies, when the phase is one that
+    /// a layered pass over the resettable counter's count decides exactly with fresh
+    /// counters (`gen`'s `layers` module): no condition and no chain, man moves
+    /// restart every resettable counter (the least limit of them is `resettable`),
+    /// and `unbreakable` is the least limit of the others (`u32::MAX` for none).
+    /// `None` where that pass does not apply or is not needed (no resettable
+    /// counter: the DTC table decides).
+    pub fn layered(&self, set: &RuleSet) -> Option<(u32, u32)> {
+        if self.inexact.is_some() || self.chained {
+            return None;
+        }
+        let (mut resettable, mut unbreakable) = (None::<u32>, u32::MAX);
+        for &(i, role, limit) in &self.roles {
+            match role {
+                Role::Resettable if set.counters[i].resets.man_move => {
+                    resettable = Some(resettable.map_or(limit, |r| r.min(limit)));
+                }
+                Role::Resettable => return None,
+                Role::Unbreakable => unbreakable = unbreakable.min(limit),
+                Role::NeverBinds => {}
+            }
+        }
+        resettable.map(|r| (r, unbreakable))
     }
 
     /// Why the table alone cannot answer in this material, if so.
