@@ -68,6 +68,11 @@ pub enum ValueKind {
     /// The value under a rule set with fresh counters ([`crate::value::RuleWdl`]),
     /// encoded as [`ValueKind::Dtw`] is; exact for every position.
     RuleWdl,
+    /// Distance to zeroing (the next capture, promotion or man move) under a rule
+    /// set, a [`crate::value::Dtc`] value, encoded as [`ValueKind::Dtw`] is; exact
+    /// for every position. Only materials in which a counter restarts on man moves
+    /// have one.
+    Dtz,
 }
 
 impl ValueKind {
@@ -78,6 +83,7 @@ impl ValueKind {
             ValueKind::Dtw => 1,
             ValueKind::Dtc => 2,
             ValueKind::RuleWdl => 3,
+            ValueKind::Dtz => 4,
         }
     }
 
@@ -88,11 +94,12 @@ impl ValueKind {
             1 => Some(ValueKind::Dtw),
             2 => Some(ValueKind::Dtc),
             3 => Some(ValueKind::RuleWdl),
+            4 => Some(ValueKind::Dtz),
             _ => None,
         }
     }
 
-    /// `wdl`, `dtw`, `dtc` or `rwdl`: the part of the file name before the
+    /// `wdl`, `dtw`, `dtc`, `rwdl` or `dtz`: the part of the file name before the
     /// extension.
     pub fn name(self) -> &'static str {
         match self {
@@ -100,6 +107,7 @@ impl ValueKind {
             ValueKind::Dtw => "dtw",
             ValueKind::Dtc => "dtc",
             ValueKind::RuleWdl => "rwdl",
+            ValueKind::Dtz => "dtz",
         }
     }
 
@@ -107,7 +115,7 @@ impl ValueKind {
     pub fn zstd_level(self) -> i32 {
         match self {
             ValueKind::Wdl | ValueKind::RuleWdl => WDL_ZSTD_LEVEL,
-            ValueKind::Dtw | ValueKind::Dtc => DTW_ZSTD_LEVEL,
+            ValueKind::Dtw | ValueKind::Dtc | ValueKind::Dtz => DTW_ZSTD_LEVEL,
         }
     }
 
@@ -115,7 +123,9 @@ impl ValueKind {
     pub fn block_entries(self) -> u32 {
         match self {
             ValueKind::Wdl => WDL_BLOCK_ENTRIES,
-            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl => DTW_BLOCK_ENTRIES,
+            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl | ValueKind::Dtz => {
+                DTW_BLOCK_ENTRIES
+            }
         }
     }
 }
@@ -463,7 +473,7 @@ impl TableHeader {
                 check_wdl_codes(&raw, entries).map_err(bad)?;
                 Ok(Block::Wdl(raw.into_boxed_slice()))
             }
-            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl => {
+            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl | ValueKind::Dtz => {
                 let raw = decompress(compressed, dtw_capacity(entries)).map_err(bad)?;
                 DtwBlock::parse(raw, entries).map(Block::Dtw).map_err(bad)
             }

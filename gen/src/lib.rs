@@ -13,6 +13,8 @@ pub mod solve;
 pub mod stats;
 pub mod store;
 pub mod verify;
+pub mod verify_rules;
+mod zeroing;
 
 pub use build::{build, BuildOptions, BuildReport, BuiltGroup};
 pub use error::GenError;

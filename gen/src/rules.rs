@@ -1,11 +1,13 @@
 //! Building the rule tables of one rule set: per solve group, the DTC tables by
 //! retrograde analysis (the generator's [`Group`] with the [`Conversion`] metric),
 //! then the RWDL tables, the value of every position under the rules with fresh
-//! counters (`formats/FORMAT.md`, "DTC and RWDL tables").
+//! counters, then, where a counter that man moves restart can bind, the DTZ
+//! tables (`crate::zeroing`; `formats/FORMAT.md`, "DTC, RWDL and DTZ tables").
 //!
 //! The game-theoretic tables of the same slices must be built first:
-//! [`build_rules`] builds whatever of them is missing. Groups whose RWDL tables
-//! are there already are skipped, so an interrupted build resumes.
+//! [`build_rules`] builds whatever of them is missing. Groups whose rule tables
+//! are there already are skipped, and a group with RWDL tables but no DTZ tables
+//! gets only those, so an interrupted build resumes.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,6 +25,7 @@ use crate::error::GenError;
 use crate::layers;
 use crate::solve::{Group, Metric};
 use crate::store::FileStore;
+use crate::zeroing::Zeroing;
 
 /// What to build.
 #[derive(Debug, Clone)]
@@ -105,8 +108,11 @@ pub fn build_rules<V: Variant>(
     let fingerprint = set.fingerprint();
     let mut report = BuildReport::default();
     for head in heads {
-        let done = |s: Slice| store.contains_rule_table(s, &set.name, ValueKind::RuleWdl);
-        if done(head) && done(head.mirror()) {
+        let zeroing = rules.phase(head.material())?.zeroing(set);
+        let done = |s: Slice, kind| store.contains_rule_table(s, &set.name, kind);
+        let complete =
+            |s: Slice| done(s, ValueKind::RuleWdl) && (!zeroing || done(s, ValueKind::Dtz));
+        if complete(head) && complete(head.mirror()) {
             report.skipped += if head.is_self_mirror() { 1 } else { 2 };
             continue;
         }
@@ -119,32 +125,27 @@ pub fn build_rules<V: Variant>(
                 rules.table(dep, ValueKind::RuleWdl)?,
             ));
         }
-        let metric = Conversion {
-            set: set.clone(),
-            dependencies: deps,
-        };
-        let group = Group::new(head, metric)?;
-        let positions = group.positions();
-        group.solve(&|_| {});
-        let layered = layered_limits(&rules, head)?;
-        let fresh = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
-        let mut slices = Vec::new();
-        let mut solved = Vec::new();
-        for slot in group.into_slots() {
-            let slice = slot.slice();
-            let (values, _) = slot.into_values();
-            store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
-            slices.push(slice);
-            solved.push((slice, values));
-        }
-        for (s, (slice, dtc)) in solved.iter().enumerate() {
-            let codes = match (&fresh, layered) {
-                (Some(fresh), Some((_, unbreakable))) => {
-                    layered_rule_values(&rules, *slice, &fresh[s], unbreakable)?
+        let exits: Vec<_> = deps.iter().map(|(m, _, rwdl)| (*m, rwdl.clone())).collect();
+        let (positions, slices, fresh) =
+            if done(head, ValueKind::RuleWdl) && done(head.mirror(), ValueKind::RuleWdl) {
+                let mut own = Vec::new();
+                for slice in group_slices(head) {
+                    let table = rules.table(slice, ValueKind::RuleWdl)?;
+                    own.push((slice, table.raw_values().to_vec()));
                 }
-                _ => rule_values(&rules, *slice, dtc)?,
+                let positions = own.iter().map(|(_, codes)| codes.len() as u64).sum();
+                (positions, group_slices(head), own)
+            } else {
+                phase_tables(&rules, &store, head, deps)?
             };
-            store.write_rule_table(*slice, &set.name, fingerprint, ValueKind::RuleWdl, &codes)?;
+        if zeroing {
+            let group = Group::new(head, Zeroing::new(exits, fresh)?)?;
+            group.solve(&|_| {});
+            for slot in group.into_slots() {
+                let slice = slot.slice();
+                let (values, _) = slot.into_values();
+                store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtz, &values)?;
+            }
         }
         let built = BuiltGroup {
             slices,
@@ -155,6 +156,60 @@ pub fn build_rules<V: Variant>(
         report.built.push(built);
     }
     Ok(report)
+}
+
+/// The slices of the solve group of `head`: itself and its mirror.
+fn group_slices(head: Slice) -> Vec<Slice> {
+    if head.is_self_mirror() {
+        vec![head]
+    } else {
+        vec![head, head.mirror()]
+    }
+}
+
+/// The RWDL codes of the group's slices, by slice.
+type GroupCodes = Vec<(Slice, Vec<u16>)>;
+
+/// Builds and writes the DTC and RWDL tables of the group of `head`, whose
+/// dependencies' rule tables are `deps`; returns the group's positions, slices and
+/// RWDL codes.
+fn phase_tables<V: Variant>(
+    rules: &RuleTablebase<V>,
+    store: &FileStore,
+    head: Slice,
+    deps: Vec<Dependency<V>>,
+) -> Result<(u64, Vec<Slice>, GroupCodes), GenError> {
+    let set = rules.set();
+    let fingerprint = set.fingerprint();
+    let metric = Conversion {
+        set: set.clone(),
+        dependencies: deps,
+    };
+    let group = Group::new(head, metric)?;
+    let positions = group.positions();
+    group.solve(&|_| {});
+    let layered = layered_limits(rules, head)?;
+    let fresh = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
+    let mut solved = Vec::new();
+    for slot in group.into_slots() {
+        let slice = slot.slice();
+        let (values, _) = slot.into_values();
+        store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
+        solved.push((slice, values));
+    }
+    let mut codes = Vec::new();
+    for (s, (slice, dtc)) in solved.iter().enumerate() {
+        let values = match (&fresh, layered) {
+            (Some(fresh), Some((_, unbreakable))) => {
+                layered_rule_values(rules, *slice, &fresh[s], unbreakable)?
+            }
+            _ => rule_values(rules, *slice, dtc)?,
+        };
+        store.write_rule_table(*slice, &set.name, fingerprint, ValueKind::RuleWdl, &values)?;
+        codes.push((*slice, values));
+    }
+    let slices = codes.iter().map(|(slice, _)| *slice).collect();
+    Ok((positions, slices, codes))
 }
 
 /// The limits of the layered pass (`crate::layers`) when it decides the group of

@@ -49,6 +49,13 @@ pub trait Metric<V: Variant>: Sync {
     /// outcome and its distance in plies, the move included.
     fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16);
 
+    /// The value, for the side that played it, of the quiet man move that leads
+    /// to `after` (Black to move), when the metric counts to that move; `None`
+    /// (the default) to value it by the group's own values, solved already.
+    fn man_move(&self, _after: &Position<V>) -> Option<(Wdl, u16)> {
+        None
+    }
+
     /// The stored `u16` of a decided value (never 0, which is a draw).
     fn encode(&self, wdl: Wdl, plies: u16) -> u16;
 
@@ -391,6 +398,8 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             let after = apply(pos, mv);
             let (wdl, d) = if capture || mv.is_promotion() {
                 self.metric.conversion(pos, mv, &after)
+            } else if let Some(value) = self.metric.man_move(&after) {
+                value
             } else {
                 // A quiet man move keeps the material: the mirror slot, solved
                 // already for this higher sub-slice key.

@@ -1,11 +1,14 @@
 //! `damka verify`: re-derives every stored value from its successors, or with
-//! `--checksums-only` checks every block's checksum.
+//! `--checksums-only` checks every block's checksum; with `--rules SET`, checks
+//! that set's rule tables instead (`damka_gen::verify_rules`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damka_formats::{International, Russian, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
+use damka_gen::verify_rules::verify_rules;
+use damka_probe::rules::RuleSet;
 
 /// Arguments of `damka verify`.
 #[derive(Debug, clap::Args)]
@@ -26,6 +29,10 @@ pub struct VerifyArgs {
     /// nothing, derives nothing).
     #[arg(long)]
     pub checksums_only: bool,
+    /// Check the rule tables (DTC, DTZ re-derived from successors; RWDL against
+    /// the theory, DTC and DTZ) of this rule set: a preset or a TOML file.
+    #[arg(long, conflicts_with = "checksums_only")]
+    pub rules: Option<String>,
 }
 
 /// Verifies every table; fails on any mismatch.
@@ -66,7 +73,22 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             ExitCode::FAILURE
         });
     }
-    let report = verify::<V>(&args.dir, args.quiet)?;
+    let report = match &args.rules {
+        Some(spec) => {
+            let set = RuleSet::load_for(spec, V::KIND)?;
+            let report = verify_rules::<V>(&args.dir, &set, args.quiet)?;
+            if report.tables == 0 {
+                anyhow::bail!(
+                    "no {} rule tables in {} (build them with `damka gen --rules {}`)",
+                    set.name,
+                    args.dir.join(V::KIND.name()).display(),
+                    spec
+                );
+            }
+            report
+        }
+        None => verify::<V>(&args.dir, args.quiet)?,
+    };
     if report.tables == 0 {
         return Err(no_tables::<V>(args));
     }

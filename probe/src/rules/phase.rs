@@ -120,6 +120,25 @@ impl Phase {
         }
     }
 
+    /// Whether a counter that man moves restart can bind in this material (men on
+    /// the board and kings on both sides): the materials that have a DTZ table.
+    pub fn zeroing(&self, set: &RuleSet) -> bool {
+        self.roles
+            .iter()
+            .any(|&(i, role, _)| role == Role::Resettable && set.counters[i].resets.man_move)
+    }
+
+    /// The counter that man moves restart and that can bind here with the least
+    /// remaining budget, with `played` counts (as in [`Phase::decide`]): its
+    /// number in the set and that budget in plies; `None` if there is none.
+    pub fn zeroing_budget(&self, set: &RuleSet, played: &[u32]) -> Option<(usize, u32)> {
+        self.roles
+            .iter()
+            .filter(|&&(i, role, _)| role == Role::Resettable && set.counters[i].resets.man_move)
+            .map(|&(i, _, limit)| (i, limit.saturating_sub(played.get(i).copied().unwrap_or(0))))
+            .min_by_key(|&(_, left)| left)
+    }
+
     /// The limits `(resettable, unbreakable)`, in plies, when the phase is one that
     /// a layered pass over the resettable counter's count decides exactly with fresh
     /// counters (`gen`'s `layers` module): no condition and no chain, man moves

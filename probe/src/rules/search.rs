@@ -147,7 +147,23 @@ impl<'a, V: Variant> Search<'a, V> {
         if phase.inexact().is_some() {
             return Ok(Verdict::Search);
         }
-        Ok(phase.decide(self.tables.dtc(pos)?, counts, extra))
+        let verdict = phase.decide(self.tables.dtc(pos)?, counts, extra);
+        if verdict != Verdict::Search {
+            return Ok(verdict);
+        }
+        // A win under the rules must zero (capture, promote or move a man) within
+        // the budget of the counters that man moves restart, into a position won
+        // with fresh counters: where the DTZ value says it cannot, neither side
+        // wins.
+        if let Some((counter, budget)) = phase.zeroing_budget(self.set, counts) {
+            if let Some(dtz) = self.tables.dtz(pos)? {
+                let zeroes = dtz.distance().is_some_and(|d| u32::from(d) <= budget);
+                if dtz.wdl() == Wdl::Draw || !zeroes {
+                    return Ok(Verdict::Decided(Wdl::Draw, None, Some(counter)));
+                }
+            }
+        }
+        Ok(verdict)
     }
 
     /// The game-theoretic value of `pos`: the rules can only turn a win or a

@@ -1,5 +1,7 @@
 //! The rule tables of one rule set, beside the game-theoretic tables: per slice a
-//! DTC table (`<slice>.<set>.dtc.dkt`) and an RWDL table (`<slice>.<set>.rwdl.dkt`).
+//! DTC table (`<slice>.<set>.dtc.dkt`), an RWDL table (`<slice>.<set>.rwdl.dkt`)
+//! and, where a counter that man moves restart can bind, a DTZ table
+//! (`<slice>.<set>.dtz.dkt`).
 //!
 //! Each is decoded whole into memory on first use (a slice's tables are read
 //! together by a rule query's search, which touches many of their positions).
@@ -19,6 +21,7 @@ use crate::tablebase::{decode_table, slot_of, SliceTable, Tablebase, MAX_PIECES}
 struct Slot<V: Variant> {
     dtc: OnceLock<Arc<SliceTable<V>>>,
     rwdl: OnceLock<Arc<SliceTable<V>>>,
+    dtz: OnceLock<Arc<SliceTable<V>>>,
     phase: OnceLock<Phase>,
 }
 
@@ -40,6 +43,7 @@ impl<V: Variant> RuleTablebase<V> {
             .map(|_| Slot {
                 dtc: OnceLock::new(),
                 rwdl: OnceLock::new(),
+                dtz: OnceLock::new(),
                 phase: OnceLock::new(),
             })
             .collect();
@@ -77,7 +81,8 @@ impl<V: Variant> RuleTablebase<V> {
             })
     }
 
-    /// The decoded table of `kind` ([`ValueKind::Dtc`], or else the RWDL table)
+    /// The decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`], or
+    /// else the RWDL table)
     /// of `slice`, read on first use.
     pub fn table(&self, slice: Slice, kind: ValueKind) -> Result<Arc<SliceTable<V>>, ProbeError> {
         self.loaded(slice, kind).cloned()
@@ -90,6 +95,7 @@ impl<V: Variant> RuleTablebase<V> {
         let slot = self.slot(slice.material())?;
         let cell = match kind {
             ValueKind::Dtc => &slot.dtc,
+            ValueKind::Dtz => &slot.dtz,
             _ => &slot.rwdl,
         };
         if let Some(table) = cell.get() {
@@ -119,6 +125,18 @@ impl<V: Variant> RuleTablebase<V> {
         Ok(Dtc::from_raw(
             self.table(slice, ValueKind::Dtc)?.raw(&white),
         ))
+    }
+
+    /// The DTZ value of `pos`, either side to move, or `None` where its material
+    /// has no DTZ table (no counter that man moves restart can bind there; DTZ
+    /// is DTC). Both sides must have pieces.
+    pub fn dtz(&self, pos: &Position<V>) -> Result<Option<Dtc>, ProbeError> {
+        let (white, slice) = Self::slice_of(pos)?;
+        if !self.phase(slice.material())?.zeroing(&self.set) {
+            return Ok(None);
+        }
+        let table = self.loaded(slice, ValueKind::Dtz)?;
+        Ok(Some(Dtc::from_raw(table.raw(&white))))
     }
 
     /// The value of `pos` under the set with fresh counters, next to its

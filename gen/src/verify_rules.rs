@@ -1,0 +1,229 @@
+//! Verification of the rule tables of one rule set (`damka verify --rules SET`).
+//!
+//! - **DTC** and **DTZ** values are re-derived from the successors, as the DTW
+//!   values are ([`crate::verify`]): a move that ends the count (for DTC an exit,
+//!   for DTZ any capture, promotion or man move) is valued by the RWDL table of the
+//!   position it reaches; any other move by the same table one ply back. The check
+//!   is complete for the same reason: by induction on the stored distance.
+//! - **RWDL** values depend on counters, which a position does not hold, so they
+//!   cannot be re-derived one ply at a time. Each is checked against the
+//!   game-theoretic value (a rule only turns a win or a loss into a draw), against
+//!   the DTC value wherever [`Phase::decide`] decides from it alone, and, where the
+//!   material has a DTZ table, against it: a win or loss under the rules must zero
+//!   within the budget of the counters man moves restart.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use damka_formats::table::ValueKind;
+use damka_formats::{Dtc, Position, RuleWdl, Slice, Variant, Wdl};
+use damka_probe::rules::{is_exit, RuleSet, RuleTablebase, Verdict};
+use damka_probe::{apply, generate, SliceTable};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::error::GenError;
+use crate::verify::{tables_in, Mismatch, VerifyReport};
+
+/// Most mismatches kept as examples.
+const EXAMPLES: usize = 10;
+
+/// Verifies the rule tables of `set` for every slice under `root` that has them.
+pub fn verify_rules<V: Variant>(
+    root: &Path,
+    set: &RuleSet,
+    quiet: bool,
+) -> Result<VerifyReport, GenError> {
+    let rules = RuleTablebase::<V>::new(root, set.clone());
+    let mut report = VerifyReport::default();
+    for slice in tables_in(rules.tablebase().dir())? {
+        if !rules.path(slice, ValueKind::RuleWdl).is_file() {
+            continue;
+        }
+        let checker = Checker::new(&rules, slice)?;
+        let size = checker.size;
+        let bar = if quiet {
+            ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden())
+        } else {
+            ProgressBar::new(size)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}",
+            )
+            .expect("valid progress template"),
+        );
+        bar.set_prefix(format!("{} {}", slice.name(), set.name));
+        const CHUNK: u64 = 1 << 14;
+        let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let end = ((c + 1) * CHUNK).min(size);
+                let mut found = (0, Vec::new());
+                for index in c * CHUNK..end {
+                    checker.check(index, &mut found)?;
+                }
+                bar.inc(end - c * CHUNK);
+                Ok(found)
+            })
+            .collect::<Result<_, GenError>>()?;
+        bar.finish_and_clear();
+        report.tables += if checker.dtz { 3 } else { 2 };
+        report.positions += size;
+        for (bad, examples) in chunks {
+            report.mismatches += bad;
+            let room = EXAMPLES.saturating_sub(report.examples.len());
+            report.examples.extend(examples.into_iter().take(room));
+        }
+    }
+    Ok(report)
+}
+
+/// The checks of one slice.
+struct Checker<'a, V: Variant> {
+    rules: &'a RuleTablebase<V>,
+    slice: Slice,
+    size: u64,
+    /// The slice's DTW table, decoded.
+    theory: Arc<SliceTable<V>>,
+    /// Whether the slice has a DTZ table.
+    dtz: bool,
+}
+
+impl<'a, V: Variant> Checker<'a, V> {
+    fn new(rules: &'a RuleTablebase<V>, slice: Slice) -> Result<Self, GenError> {
+        let dtz = rules.phase(slice.material())?.zeroing(rules.set());
+        let theory = rules.tablebase().slice_table(slice)?;
+        Ok(Checker {
+            rules,
+            slice,
+            size: theory.indexer().size(),
+            theory,
+            dtz,
+        })
+    }
+
+    /// Checks the position at `index`, adding what is wrong to `found`.
+    fn check(&self, index: u64, found: &mut (u64, Vec<Mismatch>)) -> Result<(), GenError> {
+        let pos = self.theory.indexer().position(index);
+        let mut record = |table: &'static str, stored: String, expected: String| {
+            found.0 += 1;
+            if found.1.len() < EXAMPLES {
+                found.1.push(Mismatch {
+                    slice: self.slice,
+                    table,
+                    fen: pos.to_string(),
+                    stored,
+                    expected,
+                });
+            }
+        };
+        let dtc = self.rules.dtc(&pos)?;
+        let expected = self.successors(&pos, false)?;
+        if dtc != expected {
+            record("dtc", show(dtc), show(expected));
+        }
+        let dtz = if self.dtz {
+            let stored = self.rules.dtz(&pos)?.unwrap_or(Dtc::DRAW);
+            let expected = self.successors(&pos, true)?;
+            if stored != expected {
+                record("dtz", show(stored), show(expected));
+            }
+            Some(stored)
+        } else {
+            None
+        };
+        let rwdl = self.rules.rwdl(&pos)?;
+        if let Some(problem) = self.rwdl_problem(rwdl, self.theory.get(index).wdl(), dtc, dtz) {
+            record("rwdl", format!("{rwdl:?}"), problem);
+        }
+        Ok(())
+    }
+
+    /// What is wrong with the RWDL value `rwdl` of a position whose theoretical
+    /// value is `theory` and whose DTC (and DTZ, where there is a table) values are
+    /// given, if anything.
+    fn rwdl_problem(
+        &self,
+        rwdl: RuleWdl,
+        theory: Wdl,
+        dtc: Dtc,
+        dtz: Option<Dtc>,
+    ) -> Option<String> {
+        if RuleWdl::of(theory, rwdl.ruled()) != rwdl {
+            return Some(format!("a value that fits the theoretical {theory}"));
+        }
+        let phase = self.rules.phase(self.slice.material()).ok()?;
+        if dtc != Dtc::loss(0) {
+            if let Verdict::Decided(ruled, _, _) = phase.decide(dtc, &[], u32::MAX) {
+                if ruled != rwdl.ruled() {
+                    return Some(format!("{ruled} (from the DTC value {})", show(dtc)));
+                }
+            }
+        }
+        let (Some(dtz), Some((_, budget))) = (dtz, phase.zeroing_budget(self.rules.set(), &[]))
+        else {
+            return None;
+        };
+        let zeroes =
+            dtz.wdl() == rwdl.ruled() && dtz.distance().is_some_and(|d| u32::from(d) <= budget);
+        if rwdl.ruled() != Wdl::Draw && !zeroes {
+            return Some(format!(
+                "not a {}: DTZ {} exceeds the zeroing budget of {budget} plies",
+                rwdl.ruled(),
+                show(dtz)
+            ));
+        }
+        None
+    }
+
+    /// The DTC value (`zeroing` false) or DTZ value (`zeroing` true) that the
+    /// successors of `pos` (White to move) give.
+    fn successors(&self, pos: &Position<V>, zeroing: bool) -> Result<Dtc, GenError> {
+        let mut moves = Vec::new();
+        generate(pos, &mut moves);
+        let (mut win, mut draw, mut loss) = (None::<u16>, false, None::<u16>);
+        for mv in &moves {
+            let after = apply(pos, mv);
+            let king_move = pos.kings() & (1u64 << mv.from_bit()) != 0;
+            let ends = if zeroing {
+                mv.is_capture() || !king_move
+            } else {
+                is_exit(self.rules.set(), pos, mv, &after)
+            };
+            let value = if after.black() == 0 {
+                Dtc::loss(0)
+            } else if ends {
+                match self.rules.rwdl(&after)?.ruled() {
+                    Wdl::Win => Dtc::win(0),
+                    Wdl::Loss => Dtc::loss(0),
+                    Wdl::Draw => Dtc::DRAW,
+                }
+            } else if zeroing {
+                self.rules.dtz(&after)?.unwrap_or(Dtc::DRAW)
+            } else {
+                self.rules.dtc(&after)?
+            };
+            let back = value.back();
+            match (back.wdl(), back.distance()) {
+                (Wdl::Win, Some(d)) => win = Some(win.map_or(d, |w| w.min(d))),
+                (Wdl::Loss, Some(d)) => loss = Some(loss.map_or(d, |l| l.max(d))),
+                _ => draw = true,
+            }
+        }
+        Ok(match (win, draw, loss) {
+            (Some(d), _, _) => Dtc::win(d),
+            (None, true, _) => Dtc::DRAW,
+            (None, false, Some(d)) => Dtc::loss(d),
+            (None, false, None) => Dtc::loss(0),
+        })
+    }
+}
+
+/// A DTC or DTZ value as text.
+fn show(value: Dtc) -> String {
+    match (value.wdl(), value.distance()) {
+        (Wdl::Draw, _) | (_, None) => "draw".into(),
+        (wdl, Some(d)) => format!("{wdl} in {d}"),
+    }
+}

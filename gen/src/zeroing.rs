@@ -1,0 +1,95 @@
+//! The DTZ metric: distance to zeroing under a rule set (`formats/FORMAT.md`,
+//! "DTC, RWDL and DTZ tables").
+//!
+//! A zeroing move is one that restarts the counters man moves restart (R4, I1):
+//! a capture, a promotion or any man move. DTZ is the number of plies to the next
+//! zeroing move under best play, where the winner must zero into a position that
+//! is won under the rules with fresh counters (its RWDL value), or end the game.
+//! It is solved by the generator's retrograde pass ([`crate::solve::Group`]) with
+//! every move but a king move ending the count: only king moves stay inside a
+//! unit. The RWDL values of the group's own slices, which a quiet man move
+//! reaches, are those just computed.
+
+use std::sync::Arc;
+
+use damka_formats::{Dtc, Material, Position, RuleWdl, Slice, SliceIndexer, Variant, Wdl};
+use damka_probe::{Move, SliceTable};
+
+use crate::error::GenError;
+use crate::solve::Metric;
+
+/// The DTZ metric of one group.
+pub(crate) struct Zeroing<V: Variant> {
+    /// The RWDL tables of the materials captures and promotions lead to.
+    exits: Vec<(Material, Arc<SliceTable<V>>)>,
+    /// The RWDL codes of the group's own slices, which quiet man moves reach.
+    own: Vec<(SliceIndexer<V>, Vec<u16>)>,
+}
+
+impl<V: Variant> Zeroing<V> {
+    /// The metric over the dependencies' RWDL tables `exits` and the group's own
+    /// RWDL codes `own`.
+    pub(crate) fn new(
+        exits: Vec<(Material, Arc<SliceTable<V>>)>,
+        own: Vec<(Slice, Vec<u16>)>,
+    ) -> Result<Zeroing<V>, GenError> {
+        let own = own
+            .into_iter()
+            .map(|(slice, codes)| Ok((SliceIndexer::new(slice)?, codes)))
+            .collect::<Result<_, GenError>>()?;
+        Ok(Zeroing { exits, own })
+    }
+}
+
+/// The value, for the side that just moved, of reaching a position (the
+/// opponent to move) whose RWDL code is `code`: won if the opponent loses under
+/// the rules with fresh counters.
+#[inline]
+fn reached(code: u16) -> (Wdl, u16) {
+    match RuleWdl::from_code(code).map(RuleWdl::ruled) {
+        Some(Wdl::Loss) => (Wdl::Win, 1),
+        Some(Wdl::Win) => (Wdl::Loss, 1),
+        _ => (Wdl::Draw, 0),
+    }
+}
+
+impl<V: Variant> Metric<V> for Zeroing<V> {
+    #[inline]
+    fn conversion(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+        if after.black() == 0 {
+            return (Wdl::Win, 1);
+        }
+        let next = after.flipped();
+        let material = next.material();
+        let table = self
+            .exits
+            .iter()
+            .find(|(m, _)| *m == material)
+            .map(|(_, table)| table)
+            .unwrap_or_else(|| unreachable!("RWDL table for {material:?} was not opened"));
+        reached(table.raw(&next))
+    }
+
+    #[inline]
+    fn man_move(&self, after: &Position<V>) -> Option<(Wdl, u16)> {
+        let next = after.flipped();
+        let material = next.material();
+        let (indexer, codes) = self
+            .own
+            .iter()
+            .find(|(indexer, _)| indexer.slice().material() == material)
+            .unwrap_or_else(|| unreachable!("a quiet man move left the group ({material:?})"));
+        Some(reached(codes[indexer.index(&next) as usize]))
+    }
+
+    #[inline]
+    fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
+        Dtc::new(wdl, plies).raw()
+    }
+
+    #[inline]
+    fn decode(&self, raw: u16) -> (Wdl, u16) {
+        let value = Dtc::from_raw(raw);
+        (value.wdl(), value.distance().unwrap_or(0))
+    }
+}

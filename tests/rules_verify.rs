@@ -1,0 +1,227 @@
+//! The rule tables of the layered pass, the DTZ tables, and `damka verify --rules`.
+//!
+//! Under `russian`, R2 and R4 first bind together at 5 pieces. A custom set with
+//! the same two counters and shorter limits (R2 at 5 moves, R4 at 2) makes them bind at 3
+//! and 4 pieces, where tables build in seconds: the RWDL values of the
+//! generator's layered pass are checked against the probe's search, which shares
+//! nothing with that pass but the DTC tables. Then the verifier must pass the
+//! tables as built and catch a value changed in each kind.
+
+mod common;
+
+use std::path::Path;
+
+use damka_formats::table::ValueKind;
+use damka_formats::{Dtc, RuleWdl, Russian, Slice, Wdl};
+use damka_gen::store::FileStore;
+use damka_gen::verify_rules::verify_rules;
+use damka_probe::rules::{RuleSet, RuleTablebase, Verdict};
+use damka_probe::SliceTable;
+
+use common::rules_naive::naive_rule_values;
+use common::{build_rule_tables, damka, temp_dir};
+
+const SLICE: &str = "1M1K-0M2K";
+
+/// R2 and R4 of `russian` with limits that bind at 3 and 4 pieces.
+const TIGHT: &str = r#"
+name = "tight"
+description = "R2 and R4 with short limits, for tests."
+variant = "russian"
+
+[[counter]]
+id = "U"
+description = "Unchanged material with kings on both sides."
+applies = { class = "both-sides-have-kings" }
+resets = ["capture", "promotion"]
+limit_moves = 5
+
+[[counter]]
+id = "K"
+description = "Only kings moved."
+applies = { class = "any" }
+resets = ["capture", "man-move"]
+limit_moves = 2
+"#;
+
+fn tables(dir: &Path) -> RuleTablebase<Russian> {
+    RuleTablebase::new(dir, RuleSet::from_toml_str(TIGHT).unwrap())
+}
+
+/// Rewrites the `kind` table of `slice` with the value at `index` replaced.
+fn tamper(dir: &Path, slice: Slice, kind: ValueKind, index: usize, value: u16) {
+    let rules = tables(dir);
+    let table: std::sync::Arc<SliceTable<Russian>> = rules.table(slice, kind).unwrap();
+    let mut values = table.raw_values().to_vec();
+    assert_ne!(values[index], value, "the tampered value must differ");
+    values[index] = value;
+    let store = FileStore::new(&dir.join("russian"), damka_formats::VariantKind::Russian).unwrap();
+    let set = rules.set();
+    store
+        .write_rule_table(slice, &set.name, set.fingerprint(), kind, &values)
+        .unwrap();
+}
+
+#[test]
+fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
+    let dir = temp_dir("rules-verify");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tight.toml");
+    std::fs::write(&file, TIGHT).unwrap();
+    let spec = file.to_str().unwrap();
+    build_rule_tables::<Russian>(&dir, 3, &["0M2K-0M2K", SLICE], spec);
+    let rules = tables(&dir);
+    let set = rules.set().clone();
+
+    // Where the DTC value alone does not decide, check the layered pass's RWDL
+    // values: at 3 pieces against the naive solver, which shares nothing with the
+    // generator but the move generator; at 4 pieces, where that solver is slow,
+    // against the probe's search. With a count already played, the naive solver
+    // also checks the probe, whose search prunes by the DTZ tables.
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    for name in ["1M1K-0M1K", "0M1K-1M1K", SLICE, "0M2K-1M1K"] {
+        let slice: Slice = name.parse().unwrap();
+        let dtc = rules.table(slice, ValueKind::Dtc).unwrap();
+        let theory = rules.tablebase().slice_table(slice).unwrap();
+        let phase = rules.phase(slice.material()).unwrap().clone();
+        assert_eq!(
+            phase.layered(&set),
+            Some((4, 10)),
+            "K resettable, U unbreakable"
+        );
+        let open = (0..theory.indexer().size())
+            .filter(|&i| {
+                let value = Dtc::from_raw(dtc.raw_values()[i as usize]);
+                value != Dtc::loss(0) && phase.decide(value, &[], u32::MAX) == Verdict::Search
+            })
+            .map(|i| theory.indexer().position(i));
+        if slice.pieces() == 3 {
+            small.extend(open)
+        } else {
+            large.extend(open)
+        }
+    }
+    assert!(
+        small.len() >= 10,
+        "only {} positions left open",
+        small.len()
+    );
+    assert!(
+        large.len() >= 100,
+        "only {} positions left open",
+        large.len()
+    );
+    let mut roots = Vec::new();
+    for pos in &small {
+        for played in ["", "K=0.5", "K=1", "K=1.5", "U=2", "U=4"] {
+            roots.push((*pos, set.parse_counters(played).unwrap()));
+        }
+    }
+    let naive = naive_rule_values(&set, &roots);
+    let mut differ = Vec::new();
+    let mut cursed = 0;
+    let mut count = |stored: RuleWdl| {
+        cursed += usize::from(stored == RuleWdl::CursedWin || stored == RuleWdl::BlessedLoss);
+        stored.ruled()
+    };
+    for ((pos, counts), expected) in roots.iter().zip(naive) {
+        let found = if counts.to_string().is_empty() {
+            count(rules.rwdl(pos).unwrap())
+        } else {
+            let outcome = rules.probe_rules(pos, counts).unwrap();
+            outcome.wdl.expect("an exact answer").ruled()
+        };
+        if found != expected {
+            differ.push(format!(
+                "{pos} with {counts}: tables {found}, naive {expected}"
+            ));
+        }
+    }
+    let searched = rules.fresh_values(&large, 50_000_000).unwrap();
+    for (pos, searched) in large.iter().zip(searched) {
+        let stored = count(rules.rwdl(pos).unwrap());
+        if Some(stored) != searched {
+            differ.push(format!("{pos}: table {stored}, search {searched:?}"));
+        }
+    }
+    assert!(differ.is_empty(), "{differ:#?}");
+    assert!(
+        cursed > 0,
+        "the open positions should hold some the rules draw"
+    );
+
+    // The verifier passes the tables as built.
+    let report = verify_rules::<Russian>(&dir, &set, true).unwrap();
+    assert_eq!(report.mismatches, 0, "{:#?}", report.examples);
+    assert!(report.tables > 30, "{} tables", report.tables);
+
+    // A DTC win one ply longer, a DTZ value changed, an RWDL win made a loss:
+    // each is caught, in its own table.
+    let slice: Slice = SLICE.parse().unwrap();
+    let dtc = rules.table(slice, ValueKind::Dtc).unwrap();
+    let rwdl = rules.table(slice, ValueKind::RuleWdl).unwrap();
+    let dtz = rules.table(slice, ValueKind::Dtz).unwrap();
+    let won = (0..rwdl.raw_values().len())
+        .find(|&i| {
+            rwdl.raw_values()[i] == RuleWdl::Win.code()
+                && Dtc::from_raw(dtc.raw_values()[i]).wdl() == Wdl::Win
+                && Dtc::from_raw(dtz.raw_values()[i]).distance() > Some(1)
+        })
+        .expect("a won position that takes more than a ply to zero");
+    let longer = Dtc::from_raw(dtc.raw_values()[won]).distance().unwrap() + 1;
+    tamper(&dir, slice, ValueKind::Dtc, won, Dtc::win(longer).raw());
+    tamper(&dir, slice, ValueKind::Dtz, won, Dtc::win(1).raw());
+    tamper(&dir, slice, ValueKind::RuleWdl, won, RuleWdl::Loss.code());
+    let report = verify_rules::<Russian>(&dir, &set, true).unwrap();
+    let kinds: Vec<&str> = report.examples.iter().map(|m| m.table).collect();
+    for kind in ["dtc", "dtz", "rwdl"] {
+        assert!(
+            kinds.contains(&kind),
+            "{kind} not caught: {:#?}",
+            report.examples
+        );
+    }
+
+    // The command line says so and fails.
+    let dir_arg = dir.to_str().unwrap();
+    let run = damka(
+        &[
+            "verify",
+            "--variant",
+            "russian",
+            "--dir",
+            dir_arg,
+            "--rules",
+            spec,
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(!run.ok, "{}", run.out);
+    assert!(run.out.contains("mismatch"), "{}", run.out);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_rules_without_rule_tables_is_a_clear_error() {
+    let dir = temp_dir("rules-verify-empty");
+    common::build_tables::<Russian>(&dir, 2, &[]);
+    let dir_arg = dir.to_str().unwrap();
+    let run = damka(
+        &[
+            "verify",
+            "--variant",
+            "russian",
+            "--dir",
+            dir_arg,
+            "--rules",
+            "russian",
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(!run.ok);
+    assert!(run.err.contains("no russian rule tables"), "{}", run.err);
+    let _ = std::fs::remove_dir_all(&dir);
+}
