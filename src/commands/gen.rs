@@ -30,7 +30,7 @@ pub struct GenArgs {
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
-    /// Also build the rule tables (DTC and RWDL) of this rule set: a preset
+    /// Also build the rule tables (DTC, RWDL and DTZ) of this rule set: a preset
     /// (`russian`, `russian-1900`, `fmjd`, `none`) or a TOML file.
     #[arg(long)]
     pub rules: Option<String>,

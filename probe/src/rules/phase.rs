@@ -7,7 +7,7 @@
 //! through promotions and some captures) does not end the phase. A DTC table
 //! stores, per position, the plies to the end of the phase under best play, where
 //! an exit counts as won only if the position it reaches is won under the rules
-//! with fresh counters (`formats/FORMAT.md`, "DTC and RWDL tables").
+//! with fresh counters (`formats/FORMAT.md`, "DTC, RWDL and DTZ tables").
 //!
 //! Whether "win within the limits" follows from that one number depends on how
 //! the counters in force can bind during the phase. [`Phase::of`] works this out
