@@ -63,6 +63,8 @@ pub struct Phase {
     inexact: Option<String>,
     /// Whether the phase can run on through a conversion.
     chained: bool,
+    /// Whether men are on the board.
+    men: bool,
 }
 
 /// What a phase says about one query.
@@ -117,21 +119,23 @@ impl Phase {
             roles,
             inexact,
             chained,
+            men: has_men,
         }
     }
 
     /// Whether a counter that man moves restart can bind in this material (men on
     /// the board and kings on both sides): the materials that have a DTZ table.
     pub fn zeroing(&self, set: &RuleSet) -> bool {
-        self.roles
-            .iter()
-            .any(|&(i, role, _)| role == Role::Resettable && set.counters[i].resets.man_move)
+        self.zeroing_budget(set, &[]).is_some()
     }
 
     /// The counter that man moves restart and that can bind here with the least
     /// remaining budget, with `played` counts (as in [`Phase::decide`]): its
     /// number in the set and that budget in plies; `None` if there is none.
     pub fn zeroing_budget(&self, set: &RuleSet, played: &[u32]) -> Option<(usize, u32)> {
+        if !self.men {
+            return None;
+        }
         self.roles
             .iter()
             .filter(|&&(i, role, _)| role == Role::Resettable && set.counters[i].resets.man_move)
@@ -385,6 +389,25 @@ mod tests {
             let phase = Phase::of(&set, &m);
             assert!(phase.inexact().is_none(), "{m:?}: {:?}", phase.inexact());
         }
+    }
+
+    #[test]
+    fn only_materials_with_men_and_kings_on_both_sides_have_dtz() {
+        let russian = presets::russian();
+        let phase = Phase::of(&russian, &material(1, 1, 0, 1));
+        assert!(phase.zeroing(&russian));
+        assert_eq!(
+            phase.zeroing_budget(&russian, &[0, 0, 0, 10]),
+            Some((3, 20))
+        );
+        assert!(!Phase::of(&russian, &material(0, 3, 0, 1)).zeroing(&russian));
+        assert!(!Phase::of(&russian, &material(0, 2, 1, 0)).zeroing(&russian));
+        let fmjd = presets::fmjd();
+        assert!(
+            !Phase::of(&fmjd, &material(0, 2, 0, 1)).zeroing(&fmjd),
+            "a chain, no men"
+        );
+        assert!(Phase::of(&fmjd, &material(2, 1, 0, 1)).zeroing(&fmjd));
     }
 
     #[test]
