@@ -151,6 +151,29 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
         "the open positions should hold some the rules draw"
     );
 
+    // The command-line probe prints the DTZ value beside the rule answer.
+    let pos = &large[0];
+    let dtz = rules.dtz(pos).unwrap().expect("a DTZ table").distance();
+    let dir_arg = dir.to_str().unwrap();
+    let fen = pos.to_string();
+    let run = damka(
+        &[
+            "probe",
+            "--variant",
+            "russian",
+            "--dir",
+            dir_arg,
+            "--rules",
+            spec,
+            "--json",
+            &fen,
+        ],
+        "",
+    );
+    assert!(run.ok, "{}", run.err);
+    let json: serde_json::Value = serde_json::from_str(&run.out).unwrap();
+    assert_eq!(json["rules"]["dtz"], serde_json::json!(dtz), "{}", run.out);
+
     // The verifier passes the tables as built.
     let report = verify_rules::<Russian>(&dir, &set, true).unwrap();
     assert_eq!(report.mismatches, 0, "{:#?}", report.examples);
@@ -184,7 +207,6 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     }
 
     // The command line says so and fails.
-    let dir_arg = dir.to_str().unwrap();
     let run = damka(
         &[
             "verify",

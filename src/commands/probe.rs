@@ -96,6 +96,7 @@ fn answer_rules<V: Variant>(
     let outcome = rules.probe_rules(&pos, played)?;
     let best_move = outcome.best_move.map(|mv| notation(&pos, &mv));
     let wdl = outcome.wdl.map_or("unknown", |w| w.name());
+    let dtz = rules.dtz(&pos)?.and_then(|v| v.distance());
     output.json["rules"] = serde_json::json!({
         "set": rules.set().name,
         "played": played.to_string(),
@@ -103,6 +104,7 @@ fn answer_rules<V: Variant>(
         "rule": outcome.rule,
         "distance": outcome.distance,
         "best_move": best_move,
+        "dtz": dtz,
     });
     let mut line = format!("\n  rules {}: {wdl}", rules.set().name);
     if let Some(rule) = &outcome.rule {
@@ -113,6 +115,9 @@ fn answer_rules<V: Variant>(
     }
     if let Some(mv) = &best_move {
         line.push_str(&format!(", best move {mv}"));
+    }
+    if let Some(d) = dtz {
+        line.push_str(&format!(", DTZ {d} plies"));
     }
     if let Some(reason) = &outcome.unknown {
         output.json["rules"]["reason"] = serde_json::json!(reason);
