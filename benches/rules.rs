@@ -1,0 +1,137 @@
+//! Rule-probe latency under `russian` over random legal positions of the Russian
+//! 4-piece slices, either side to move (the tables of up to 4 pieces and their
+//! rule tables are built into a temporary directory first, or read from
+//! `$DAMKA_BENCH_TABLES` when that is set), one query per iteration, every table
+//! already read:
+//!
+//! - `rules/rwdl`: the value with fresh counters, from the RWDL table;
+//! - `rules/fresh`: `probe_rules` with fresh counters (value, rule, distance and
+//!   best move), in the materials outside R3;
+//! - `rules/played`: the same with R2 and R4 at 10 moves each where in force, so
+//!   that more queries fall between the DTC bounds and need the search;
+//! - `rules/main-road`: `probe_rules` with fresh counters in R3's materials (three
+//!   kings, two kings and a man, a king and two men against a lone king), where
+//!   every query searches over (position, counts).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use damka_formats::{build_order, Position, Russian, SliceIndexer};
+use damka_gen::{build_rules, BuildOptions, RuleBuildOptions};
+use damka_probe::rules::{presets, Counters, RuleTablebase};
+
+/// Positions probed.
+const POSITIONS: usize = 2048;
+/// Most pieces of the tables probed.
+const PIECES: u32 = 4;
+
+fn tables() -> (PathBuf, bool) {
+    if let Some(dir) = std::env::var_os("DAMKA_BENCH_TABLES") {
+        return (PathBuf::from(dir), false);
+    }
+    let dir = std::env::temp_dir().join(format!("damka-bench-rules-{}", std::process::id()));
+    let options = RuleBuildOptions {
+        tables: BuildOptions {
+            root: dir.clone(),
+            max_pieces: PIECES,
+            only: None,
+            quiet: true,
+        },
+        set: presets::russian(),
+    };
+    build_rules::<Russian>(&options, &mut |_| {}).unwrap();
+    (dir, true)
+}
+
+/// Random legal positions of the `PIECES`-piece slices, either side to move.
+fn positions() -> Vec<Position<Russian>> {
+    let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(PIECES)
+        .into_iter()
+        .filter(|s| s.pieces() == PIECES)
+        .map(|s| SliceIndexer::new(s).unwrap())
+        .collect();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..POSITIONS)
+        .map(|_| {
+            let indexer = &indexers[(next() % indexers.len() as u64) as usize];
+            let pos = indexer.position(next() % indexer.size());
+            if next() % 2 == 1 {
+                pos.flipped()
+            } else {
+                pos
+            }
+        })
+        .collect()
+}
+
+/// Times `iters` queries cycling through `positions`.
+fn run(
+    positions: &[Position<Russian>],
+    iters: u64,
+    mut query: impl FnMut(&Position<Russian>),
+) -> Duration {
+    let start = Instant::now();
+    for i in 0..iters as usize {
+        query(black_box(&positions[i % positions.len()]));
+    }
+    start.elapsed()
+}
+
+fn rules(c: &mut Criterion) {
+    let (dir, temporary) = tables();
+    let tables = RuleTablebase::<Russian>::new(&dir, presets::russian());
+    let (main_road, positions): (Vec<_>, Vec<_>) = positions().into_iter().partition(|pos| {
+        let material = damka_formats::white_to_move(pos).material();
+        tables.phase(material).unwrap().inexact().is_some()
+    });
+    let fresh = Counters::new();
+    let played = tables.set().parse_counters("R2=10,R4=10").unwrap();
+    for pos in positions.iter().chain(&main_road) {
+        tables.probe_rules(pos, &played).unwrap();
+    }
+    let mut group = c.benchmark_group("rules");
+    group.bench_function("rwdl", |b| {
+        b.iter_custom(|iters| {
+            run(&positions, iters, |pos| {
+                black_box(tables.rwdl(pos).unwrap());
+            })
+        })
+    });
+    group.bench_function("fresh", |b| {
+        b.iter_custom(|iters| {
+            run(&positions, iters, |pos| {
+                black_box(tables.probe_rules(pos, &fresh).unwrap());
+            })
+        })
+    });
+    group.bench_function("played", |b| {
+        b.iter_custom(|iters| {
+            run(&positions, iters, |pos| {
+                black_box(tables.probe_rules(pos, &played).unwrap());
+            })
+        })
+    });
+    group.sample_size(10);
+    group.bench_function("main-road", |b| {
+        b.iter_custom(|iters| {
+            run(&main_road, iters, |pos| {
+                black_box(tables.probe_rules(pos, &fresh).unwrap());
+            })
+        })
+    });
+    group.finish();
+    if temporary {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+criterion_group!(benches, rules);
+criterion_main!(benches);
