@@ -158,6 +158,14 @@ fn command_line_probe_under_rules() {
         "{}",
         run.err
     );
+    // A count of a counter that is not in force here (R1 needs three kings or
+    // more against a lone king) is refused, not ignored.
+    let run = probe("russian", "R1=3");
+    assert!(
+        !run.ok && run.err.contains("R1 is not in force"),
+        "{}",
+        run.err
+    );
     let run = probe("fmjd", "");
     assert!(!run.ok && run.err.contains("not russian"), "{}", run.err);
     let _ = std::fs::remove_dir_all(&dir);

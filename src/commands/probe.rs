@@ -93,6 +93,7 @@ fn answer_rules<V: Variant>(
 ) -> anyhow::Result<Output> {
     let mut output = answer(rules.tablebase(), text, with_pv)?;
     let pos: Position<V> = text.parse()?;
+    check_in_force(rules.set(), &pos, played)?;
     let outcome = rules.probe_rules(&pos, played)?;
     let best_move = outcome.best_move.map(|mv| notation(&pos, &mv));
     let wdl = outcome.wdl.map_or("unknown", |w| w.name());
@@ -130,6 +131,32 @@ fn answer_rules<V: Variant>(
     }
     output.text.push_str(&line);
     Ok(output)
+}
+
+/// Refuses a played count for a counter that is not in force in `pos`: the count
+/// could only be a mistake (a wrong counter or a wrong position), and ignoring it
+/// would answer another question than the one asked.
+fn check_in_force<V: Variant>(
+    set: &RuleSet,
+    pos: &Position<V>,
+    played: &Counters,
+) -> anyhow::Result<()> {
+    let in_force: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
+    if let Some((id, _)) = played
+        .iter()
+        .find(|&(id, plies)| plies > 0 && !in_force.contains(&id))
+    {
+        let list = if in_force.is_empty() {
+            "none".to_string()
+        } else {
+            in_force.join(", ")
+        };
+        anyhow::bail!(
+            "--played {id}: {id} is not in force in this position (in force under {}: {list})",
+            set.name
+        );
+    }
+    Ok(())
 }
 
 /// The line of rule-aware best moves from `pos` to the end of the game or of
