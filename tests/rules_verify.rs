@@ -62,6 +62,24 @@ fn tamper(dir: &Path, slice: Slice, kind: ValueKind, index: usize, value: u16) {
         .unwrap();
 }
 
+/// `damka verify --rules SPEC` on the Russian tables under `dir`.
+fn verify_cli(dir: &Path, spec: &str) -> common::Run {
+    let dir = dir.to_str().unwrap();
+    damka(
+        &[
+            "verify",
+            "--variant",
+            "russian",
+            "--dir",
+            dir,
+            "--rules",
+            spec,
+            "--quiet",
+        ],
+        "",
+    )
+}
+
 #[test]
 fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     let dir = temp_dir("rules-verify");
@@ -207,19 +225,7 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     }
 
     // The command line says so and fails.
-    let run = damka(
-        &[
-            "verify",
-            "--variant",
-            "russian",
-            "--dir",
-            dir_arg,
-            "--rules",
-            spec,
-            "--quiet",
-        ],
-        "",
-    );
+    let run = verify_cli(&dir, spec);
     assert!(!run.ok, "{}", run.out);
     assert!(run.out.contains("mismatch"), "{}", run.out);
     let _ = std::fs::remove_dir_all(&dir);
@@ -229,20 +235,7 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
 fn verify_rules_without_rule_tables_is_a_clear_error() {
     let dir = temp_dir("rules-verify-empty");
     common::build_tables::<Russian>(&dir, 2, &[]);
-    let dir_arg = dir.to_str().unwrap();
-    let run = damka(
-        &[
-            "verify",
-            "--variant",
-            "russian",
-            "--dir",
-            dir_arg,
-            "--rules",
-            "russian",
-            "--quiet",
-        ],
-        "",
-    );
+    let run = verify_cli(&dir, "russian");
     assert!(!run.ok);
     assert!(run.err.contains("no russian rule tables"), "{}", run.err);
     let _ = std::fs::remove_dir_all(&dir);

@@ -79,14 +79,26 @@ impl<V: Variant> Metric<V> for Conversion<V> {
 
     #[inline]
     fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
-        Dtc::new(wdl, plies).raw()
+        encode_dtc(wdl, plies)
     }
 
     #[inline]
     fn decode(&self, raw: u16) -> (Wdl, u16) {
-        let value = Dtc::from_raw(raw);
-        (value.wdl(), value.distance().unwrap_or(0))
+        decode_dtc(raw)
     }
+}
+
+/// The stored [`Dtc`] of a decided value: the encoding of the DTC and DTZ metrics.
+#[inline]
+pub(crate) fn encode_dtc(wdl: Wdl, plies: u16) -> u16 {
+    Dtc::new(wdl, plies).raw()
+}
+
+/// The outcome and distance of a stored [`Dtc`] (0 plies for a draw).
+#[inline]
+pub(crate) fn decode_dtc(raw: u16) -> (Wdl, u16) {
+    let value = Dtc::from_raw(raw);
+    (value.wdl(), value.distance().unwrap_or(0))
 }
 
 /// Builds the rule tables `options` asks for (and the game-theoretic tables they

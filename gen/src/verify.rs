@@ -52,7 +52,7 @@ pub struct VerifyReport {
 }
 
 /// Most mismatches kept as examples.
-const EXAMPLES: usize = 10;
+pub(crate) const EXAMPLES: usize = 10;
 
 /// The slices that have a table file (either kind) in `dir`, smallest first.
 pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
@@ -98,18 +98,7 @@ pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenE
     for slice in slices {
         let table = tablebase.slice_table(slice)?;
         let size = table.indexer().size();
-        let bar = if quiet {
-            ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden())
-        } else {
-            ProgressBar::new(size)
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}",
-            )
-            .expect("valid progress template"),
-        );
-        bar.set_prefix(slice.name());
+        let bar = progress_bar(size, quiet, slice.name());
         const CHUNK: u64 = 1 << 14;
         let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
@@ -147,15 +136,40 @@ pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenE
             })
             .collect::<Result<_, _>>()?;
         bar.finish_and_clear();
-        report.tables += 1;
-        report.positions += size;
-        for (bad, examples) in chunks {
-            report.mismatches += bad;
-            let room = EXAMPLES.saturating_sub(report.examples.len());
-            report.examples.extend(examples.into_iter().take(room));
-        }
+        report.add(1, size, chunks);
     }
     Ok(report)
+}
+
+/// A progress bar over the `size` positions of one table (hidden when `quiet`).
+pub(crate) fn progress_bar(size: u64, quiet: bool, prefix: String) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden())
+    } else {
+        ProgressBar::new(size)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}",
+        )
+        .expect("valid progress template"),
+    );
+    bar.set_prefix(prefix);
+    bar
+}
+
+impl VerifyReport {
+    /// Adds `tables` tables of `positions` positions, whose chunks found the
+    /// given mismatch counts and examples.
+    pub(crate) fn add(&mut self, tables: usize, positions: u64, chunks: Vec<(u64, Vec<Mismatch>)>) {
+        self.tables += tables;
+        self.positions += positions;
+        for (bad, examples) in chunks {
+            self.mismatches += bad;
+            let room = EXAMPLES.saturating_sub(self.examples.len());
+            self.examples.extend(examples.into_iter().take(room));
+        }
+    }
 }
 
 /// What a checksum check found.

@@ -19,14 +19,10 @@ use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, Position, RuleWdl, Slice, Variant, Wdl};
 use damka_probe::rules::{is_exit, RuleSet, RuleTablebase, Verdict};
 use damka_probe::{apply, generate, SliceTable};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::GenError;
-use crate::verify::{tables_in, Mismatch, VerifyReport};
-
-/// Most mismatches kept as examples.
-const EXAMPLES: usize = 10;
+use crate::verify::{progress_bar, tables_in, Mismatch, VerifyReport, EXAMPLES};
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them.
 pub fn verify_rules<V: Variant>(
@@ -42,18 +38,7 @@ pub fn verify_rules<V: Variant>(
         }
         let checker = Checker::new(&rules, slice)?;
         let size = checker.size;
-        let bar = if quiet {
-            ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden())
-        } else {
-            ProgressBar::new(size)
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}",
-            )
-            .expect("valid progress template"),
-        );
-        bar.set_prefix(format!("{} {}", slice.name(), set.name));
+        let bar = progress_bar(size, quiet, format!("{} {}", slice.name(), set.name));
         const CHUNK: u64 = 1 << 14;
         let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
@@ -68,13 +53,7 @@ pub fn verify_rules<V: Variant>(
             })
             .collect::<Result<_, GenError>>()?;
         bar.finish_and_clear();
-        report.tables += if checker.dtz { 3 } else { 2 };
-        report.positions += size;
-        for (bad, examples) in chunks {
-            report.mismatches += bad;
-            let room = EXAMPLES.saturating_sub(report.examples.len());
-            report.examples.extend(examples.into_iter().take(room));
-        }
+        report.add(if checker.dtz { 3 } else { 2 }, size, chunks);
     }
     Ok(report)
 }

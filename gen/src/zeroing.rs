@@ -12,10 +12,11 @@
 
 use std::sync::Arc;
 
-use damka_formats::{Dtc, Material, Position, RuleWdl, Slice, SliceIndexer, Variant, Wdl};
+use damka_formats::{Material, Position, RuleWdl, Slice, SliceIndexer, Variant, Wdl};
 use damka_probe::{Move, SliceTable};
 
 use crate::error::GenError;
+use crate::rules::{decode_dtc, encode_dtc};
 use crate::solve::Metric;
 
 /// The DTZ metric of one group.
@@ -84,12 +85,11 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
 
     #[inline]
     fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
-        Dtc::new(wdl, plies).raw()
+        encode_dtc(wdl, plies)
     }
 
     #[inline]
     fn decode(&self, raw: u16) -> (Wdl, u16) {
-        let value = Dtc::from_raw(raw);
-        (value.wdl(), value.distance().unwrap_or(0))
+        decode_dtc(raw)
     }
 }
