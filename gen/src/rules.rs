@@ -270,6 +270,10 @@ fn rule_values<V: Variant>(
     let theory = rules.tablebase().slice_table(slice)?;
     let set = rules.set();
     let phase = rules.phase(slice.material())?;
+    // The search reads the DTC tables of the slice and its mirror at every step:
+    // decoded whole, once.
+    rules.table(slice, ValueKind::Dtc)?;
+    rules.table(slice.mirror(), ValueKind::Dtc)?;
     let indexer = theory.indexer();
     let decided: Vec<Option<Wdl>> = dtc
         .par_iter()

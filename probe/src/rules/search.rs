@@ -154,9 +154,14 @@ impl<'a, V: Variant> Search<'a, V> {
         // A win under the rules must zero (capture, promote or move a man) within
         // the budget of the counters that man moves restart, into a position won
         // with fresh counters: where the DTZ value says it cannot, neither side
-        // wins.
+        // wins. The bound only saves work: without a DTZ table (the generator
+        // searches before it writes them) the search goes on without it.
         if let Some((counter, budget)) = phase.zeroing_budget(self.set, counts) {
-            if let Some(dtz) = self.tables.dtz(pos)? {
+            let dtz = match self.tables.dtz(pos) {
+                Err(ProbeError::MissingTable { .. }) => None,
+                other => other?,
+            };
+            if let Some(dtz) = dtz {
                 let zeroes = dtz.distance().is_some_and(|d| u32::from(d) <= budget);
                 if dtz.wdl() == Wdl::Draw || !zeroes {
                     return Ok(Verdict::Decided(Wdl::Draw, None, Some(counter)));

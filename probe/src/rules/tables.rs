@@ -3,26 +3,57 @@
 //! and, where a counter that man moves restart can bind, a DTZ table
 //! (`<slice>.<set>.dtz.dkt`).
 //!
-//! Each is decoded whole into memory on first use (a slice's tables are read
-//! together by a rule query's search, which touches many of their positions).
+//! A query reads them like the game-theoretic tables: memory-mapped, one block
+//! decoded at a time through the block cache, so a process probing every material
+//! holds only the blocks it uses. [`RuleTablebase::table`] decodes a whole table
+//! instead, for the generator and the statistics, which read every entry; a query
+//! reads a table decoded that way when there is one.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use damka_formats::table::{rule_table_file_name, ValueKind};
-use damka_formats::{white_to_move, Dtc, Material, Position, RuleWdl, Slice, Variant};
+use damka_formats::{
+    white_to_move, Dtc, Material, Position, RuleWdl, Slice, SliceIndexer, Variant,
+};
 
 use super::phase::Phase;
 use super::ruleset::RuleSet;
 use crate::error::ProbeError;
+use crate::table::{Access, TableFile};
 use crate::tablebase::{decode_table, slot_of, SliceTable, Tablebase, MAX_PIECES};
 
-/// The lazily opened rule tables and phase analysis of one material.
+/// The rule kinds, in the order of a slot's arrays.
+const KINDS: [ValueKind; 3] = [ValueKind::Dtc, ValueKind::RuleWdl, ValueKind::Dtz];
+
+/// Block-cache keys of rule tables start here, above every key of the
+/// game-theoretic tables (which share the cache).
+const CACHE_ID_BASE: u32 = 1 << 31;
+
+/// A rule table file opened for queries.
+struct Opened<V: Variant> {
+    file: TableFile,
+    indexer: SliceIndexer<V>,
+    /// The table's number in the block cache's keys.
+    id: u32,
+}
+
+/// The lazily opened rule tables and phase analysis of one material: by kind (in
+/// the order of [`KINDS`]) the file opened for queries and the whole decoded
+/// table, if something asked for it.
 struct Slot<V: Variant> {
-    dtc: OnceLock<Arc<SliceTable<V>>>,
-    rwdl: OnceLock<Arc<SliceTable<V>>>,
-    dtz: OnceLock<Arc<SliceTable<V>>>,
+    files: [OnceLock<Opened<V>>; 3],
+    decoded: [OnceLock<Arc<SliceTable<V>>>; 3],
     phase: OnceLock<Phase>,
+}
+
+/// The position of `kind` in [`KINDS`].
+fn kind_index(kind: ValueKind) -> usize {
+    match kind {
+        ValueKind::Dtc => 0,
+        ValueKind::Dtz => 2,
+        _ => 1,
+    }
 }
 
 /// A directory of tables read under one rule set: the game-theoretic tables and
@@ -41,9 +72,8 @@ impl<V: Variant> RuleTablebase<V> {
         let count = (MAX_PIECES as usize + 1).pow(4);
         let slots = (0..count)
             .map(|_| Slot {
-                dtc: OnceLock::new(),
-                rwdl: OnceLock::new(),
-                dtz: OnceLock::new(),
+                files: Default::default(),
+                decoded: Default::default(),
                 phase: OnceLock::new(),
             })
             .collect();
@@ -81,28 +111,76 @@ impl<V: Variant> RuleTablebase<V> {
             })
     }
 
-    /// The decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`], or
-    /// else the RWDL table)
-    /// of `slice`, read on first use.
+    /// The whole decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`],
+    /// or else the RWDL table) of `slice`, read on first use and kept: for readers
+    /// of every entry (the generator, the statistics). Queries read the same table
+    /// from it once it is there.
     pub fn table(&self, slice: Slice, kind: ValueKind) -> Result<Arc<SliceTable<V>>, ProbeError> {
-        self.loaded(slice, kind).cloned()
-    }
-
-    /// [`table`](Self::table) by reference: what the probe's inner loop reads,
-    /// with no reference count to touch.
-    #[inline]
-    fn loaded(&self, slice: Slice, kind: ValueKind) -> Result<&Arc<SliceTable<V>>, ProbeError> {
-        let slot = self.slot(slice.material())?;
-        let cell = match kind {
-            ValueKind::Dtc => &slot.dtc,
-            ValueKind::Dtz => &slot.dtz,
-            _ => &slot.rwdl,
-        };
+        let cell = &self.slot(slice.material())?.decoded[kind_index(kind)];
         if let Some(table) = cell.get() {
-            return Ok(table);
+            return Ok(table.clone());
         }
         let table = decode_table(&self.path(slice, kind), slice, kind, self.fingerprint)?;
-        Ok(cell.get_or_init(|| table))
+        Ok(cell.get_or_init(|| table).clone())
+    }
+
+    /// The stored `u16` of `kind` for `white` (White to move) of `slice`: from the
+    /// decoded table if there is one, else through the block cache.
+    #[inline]
+    fn raw(&self, slice: Slice, kind: ValueKind, white: &Position<V>) -> Result<u16, ProbeError> {
+        let slot = self.slot(slice.material())?;
+        let k = kind_index(kind);
+        if let Some(table) = slot.decoded[k].get() {
+            return Ok(table.raw(white));
+        }
+        let opened = match slot.files[k].get() {
+            Some(opened) => opened,
+            None => self.open(slice, kind, &slot.files[k])?,
+        };
+        let index = opened.indexer.index(white);
+        let per_block = opened.file.header().block_entries as u64;
+        let (block, local) = (index / per_block, (index % per_block) as usize);
+        let value = self.tablebase.cache().read(
+            (opened.id, block),
+            || opened.file.decode_block(block),
+            |b| b.raw(local),
+        )?;
+        value.ok_or_else(|| ProbeError::CorruptTable {
+            path: opened.file.path().to_path_buf(),
+            reason: format!("block {block} is not a {} block", kind.name()),
+        })
+    }
+
+    /// Opens the `kind` table of `slice` for queries into `cell`, checking its
+    /// size and rule set; failures are not kept, so a table that appears later is
+    /// found.
+    #[cold]
+    fn open<'a>(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+        cell: &'a OnceLock<Opened<V>>,
+    ) -> Result<&'a Opened<V>, ProbeError> {
+        let path = self.path(slice, kind);
+        let file = TableFile::open(&path, V::KIND, slice, kind, Access::Random)?;
+        let corrupt = |reason: String| ProbeError::CorruptTable {
+            path: path.clone(),
+            reason,
+        };
+        let indexer = SliceIndexer::new(slice).map_err(|e| corrupt(e.to_string()))?;
+        if indexer.size() != file.header().entries {
+            return Err(corrupt(format!(
+                "{} entries, the slice has {} positions",
+                file.header().entries,
+                indexer.size()
+            )));
+        }
+        if file.header().rules != self.fingerprint {
+            return Err(ProbeError::RulesMismatch { path });
+        }
+        let slot = slot_of(slice.material()).unwrap_or(0) as u32;
+        let id = CACHE_ID_BASE + slot * KINDS.len() as u32 + kind_index(kind) as u32;
+        Ok(cell.get_or_init(|| Opened { file, indexer, id }))
     }
 
     /// The phase analysis of `material` under the set.
@@ -122,9 +200,7 @@ impl<V: Variant> RuleTablebase<V> {
     /// The DTC value of `pos`, either side to move. Both sides must have pieces.
     pub fn dtc(&self, pos: &Position<V>) -> Result<Dtc, ProbeError> {
         let (white, slice) = Self::slice_of(pos)?;
-        Ok(Dtc::from_raw(
-            self.table(slice, ValueKind::Dtc)?.raw(&white),
-        ))
+        Ok(Dtc::from_raw(self.raw(slice, ValueKind::Dtc, &white)?))
     }
 
     /// The DTZ value of `pos`, either side to move, or `None` where its material
@@ -135,16 +211,19 @@ impl<V: Variant> RuleTablebase<V> {
         if !self.phase(slice.material())?.zeroing(&self.set) {
             return Ok(None);
         }
-        let table = self.loaded(slice, ValueKind::Dtz)?;
-        Ok(Some(Dtc::from_raw(table.raw(&white))))
+        Ok(Some(Dtc::from_raw(self.raw(
+            slice,
+            ValueKind::Dtz,
+            &white,
+        )?)))
     }
 
     /// The value of `pos` under the set with fresh counters, next to its
     /// game-theoretic value, either side to move. Both sides must have pieces.
     pub fn rwdl(&self, pos: &Position<V>) -> Result<RuleWdl, ProbeError> {
         let (white, slice) = Self::slice_of(pos)?;
-        let table = self.loaded(slice, ValueKind::RuleWdl)?;
-        RuleWdl::from_code(table.raw(&white)).ok_or_else(|| ProbeError::CorruptTable {
+        let code = self.raw(slice, ValueKind::RuleWdl, &white)?;
+        RuleWdl::from_code(code).ok_or_else(|| ProbeError::CorruptTable {
             path: self.path(slice, ValueKind::RuleWdl),
             reason: "an RWDL code above 4".into(),
         })
