@@ -1,8 +1,8 @@
 //! Rule-probe latency under `russian` over random legal positions of the Russian
 //! 4-piece slices, either side to move (the tables of up to 4 pieces and their
 //! rule tables are built into a temporary directory first, or read from
-//! `$DAMKA_BENCH_TABLES` when that is set), one query per iteration, every table
-//! already read:
+//! `$DAMKA_BENCH_TABLES` when that is set), one query per iteration, the rule
+//! tables read through the block cache with every block already cached:
 //!
 //! - `rules/rwdl`: the value with fresh counters, from the RWDL table;
 //! - `rules/fresh`: `probe_rules` with fresh counters (value, rule, distance and
