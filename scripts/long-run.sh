@@ -7,7 +7,11 @@
 #   bash scripts/long-run.sh russian 7        # hours; see README "Long runs"
 #   bash scripts/long-run.sh international 6  # hours; see README "Long runs"
 #
-# DIR (default ./tables) chooses the table directory.
+# DIR (default ./tables) chooses the table directory. RULES (a preset such as
+# `russian` or `fmjd`, or a TOML file) also builds and verifies that rule set's
+# tables (DTC, RWDL, DTZ) and prints their cursed-win statistics:
+#
+#   RULES=russian bash scripts/long-run.sh russian 6   # hours on 2 cores (verifying the rule tables alone: 49 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:?usage: long-run.sh <russian|international> <pieces>}"
@@ -22,3 +26,12 @@ echo "building $variant up to $pieces pieces into $dir (log: $log)"
 /usr/bin/time -v ./target/release/damka verify --variant "$variant" --dir "$dir" \
     2> >(tee "$log.verify-time" >&2) | tee -a "$log"
 grep -E "Elapsed|Maximum resident" "$log.time" "$log.verify-time"
+if [ -n "${RULES:-}" ]; then
+    /usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" \
+        --dir "$dir" --rules "$RULES" --quiet 2> >(tee "$log.rules-time" >&2) | tee -a "$log"
+    /usr/bin/time -v ./target/release/damka verify --variant "$variant" --dir "$dir" \
+        --rules "$RULES" --quiet 2> >(tee "$log.rules-verify-time" >&2) | tee -a "$log"
+    ./target/release/damka stats --variant "$variant" --dir "$dir" --rules "$RULES" \
+        --pieces "$pieces" | tee -a "$log"
+    grep -E "Elapsed|Maximum resident" "$log.rules-time" "$log.rules-verify-time"
+fi
