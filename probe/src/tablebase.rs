@@ -178,22 +178,7 @@ impl<V: Variant> Tablebase<V> {
 
     /// Opens the `kind` table of `slice` and checks it against the slice's index.
     fn open(&self, slice: Slice, kind: ValueKind, access: Access) -> Result<Opened<V>, ProbeError> {
-        let path = self.path(slice, kind);
-        let file = TableFile::open(&path, V::KIND, slice, kind, access)?;
-        let indexer = SliceIndexer::new(slice).map_err(|e| ProbeError::CorruptTable {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
-        if indexer.size() != file.header().entries {
-            return Err(ProbeError::CorruptTable {
-                path,
-                reason: format!(
-                    "{} entries, the slice has {} positions",
-                    file.header().entries,
-                    indexer.size()
-                ),
-            });
-        }
+        let (file, indexer) = open_checked(&self.path(slice, kind), slice, kind, 0, access)?;
         let slot = slot_of(slice.material()).unwrap_or(0);
         Ok(Opened {
             file,
@@ -446,16 +431,17 @@ impl<V: Variant> Tablebase<V> {
     }
 }
 
-/// Decodes the whole table of `kind` of `slice` at `path` into memory, blocks in
-/// parallel, checking that it was built under the rule set with fingerprint
-/// `rules` (0 for the game-theoretic kinds).
-pub(crate) fn decode_table<V: Variant>(
+/// Opens the `kind` table of `slice` at `path` and checks it against the slice's
+/// index and against the rule set with fingerprint `rules` (0 for the
+/// game-theoretic kinds).
+pub(crate) fn open_checked<V: Variant>(
     path: &Path,
     slice: Slice,
     kind: ValueKind,
     rules: u64,
-) -> Result<Arc<SliceTable<V>>, ProbeError> {
-    let file = TableFile::open(path, V::KIND, slice, kind, Access::Sequential)?;
+    access: Access,
+) -> Result<(TableFile, SliceIndexer<V>), ProbeError> {
+    let file = TableFile::open(path, V::KIND, slice, kind, access)?;
     let corrupt = |reason: String| ProbeError::CorruptTable {
         path: path.to_path_buf(),
         reason,
@@ -473,6 +459,23 @@ pub(crate) fn decode_table<V: Variant>(
             path: path.to_path_buf(),
         });
     }
+    Ok((file, indexer))
+}
+
+/// Decodes the whole table of `kind` of `slice` at `path` into memory, blocks in
+/// parallel, checking that it was built under the rule set with fingerprint
+/// `rules` (0 for the game-theoretic kinds).
+pub(crate) fn decode_table<V: Variant>(
+    path: &Path,
+    slice: Slice,
+    kind: ValueKind,
+    rules: u64,
+) -> Result<Arc<SliceTable<V>>, ProbeError> {
+    let (file, indexer) = open_checked::<V>(path, slice, kind, rules, Access::Sequential)?;
+    let corrupt = |reason: String| ProbeError::CorruptTable {
+        path: path.to_path_buf(),
+        reason,
+    };
     let per_block = file.header().block_entries as usize;
     let size = usize::try_from(indexer.size())
         .map_err(|_| corrupt("table too large for this address space".into()))?;

@@ -21,7 +21,7 @@ use super::phase::Phase;
 use super::ruleset::RuleSet;
 use crate::error::ProbeError;
 use crate::table::{Access, TableFile};
-use crate::tablebase::{decode_table, slot_of, SliceTable, Tablebase, MAX_PIECES};
+use crate::tablebase::{decode_table, open_checked, slot_of, SliceTable, Tablebase, MAX_PIECES};
 
 /// The rule kinds, in the order of a slot's arrays.
 const KINDS: [ValueKind; 3] = [ValueKind::Dtc, ValueKind::RuleWdl, ValueKind::Dtz];
@@ -162,22 +162,8 @@ impl<V: Variant> RuleTablebase<V> {
         cell: &'a OnceLock<Opened<V>>,
     ) -> Result<&'a Opened<V>, ProbeError> {
         let path = self.path(slice, kind);
-        let file = TableFile::open(&path, V::KIND, slice, kind, Access::Random)?;
-        let corrupt = |reason: String| ProbeError::CorruptTable {
-            path: path.clone(),
-            reason,
-        };
-        let indexer = SliceIndexer::new(slice).map_err(|e| corrupt(e.to_string()))?;
-        if indexer.size() != file.header().entries {
-            return Err(corrupt(format!(
-                "{} entries, the slice has {} positions",
-                file.header().entries,
-                indexer.size()
-            )));
-        }
-        if file.header().rules != self.fingerprint {
-            return Err(ProbeError::RulesMismatch { path });
-        }
+        let (file, indexer) =
+            open_checked::<V>(&path, slice, kind, self.fingerprint, Access::Random)?;
         let slot = slot_of(slice.material()).unwrap_or(0) as u32;
         let id = CACHE_ID_BASE + slot * KINDS.len() as u32 + kind_index(kind) as u32;
         Ok(cell.get_or_init(|| Opened { file, indexer, id }))
