@@ -16,6 +16,7 @@ pub mod subslice;
 pub mod table;
 pub mod value;
 pub mod variant;
+pub mod walk;
 
 pub use enumerate::{build_order, dependencies, summaries, SliceSummary};
 pub use error::{FenError, IndexError, PositionError, SliceError};
@@ -26,3 +27,4 @@ pub use slice::{white_to_move, Slice};
 pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
 pub use value::{Dtc, RuleWdl, Value, Wdl};
 pub use variant::{International, Russian, Variant, VariantKind};
+pub use walk::{BlockRanks, BlockWalk};

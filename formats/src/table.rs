@@ -661,6 +661,11 @@ impl DtwBlock {
         Value::from_raw(self.wide[at].1)
     }
 
+    /// The block's values as bytes, when none needs more than one (no escape).
+    pub fn narrow(&self) -> Option<&[u8]> {
+        self.wide.is_empty().then_some(&self.bytes)
+    }
+
     /// Writes every value of the block into `out` (as long as the block).
     pub fn expand_into(&self, out: &mut [u16]) {
         for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {

@@ -135,7 +135,7 @@ pub fn rule_stats<V: Variant>(
         progress(slice);
         let table = tables.table(slice, ValueKind::RuleWdl)?;
         let mut tally = [0u64; 5];
-        for &code in table.raw_values() {
+        for code in table.raw_values() {
             tally[usize::from(code.min(4))] += 1;
         }
         let mut counts = RuleCounts::default();

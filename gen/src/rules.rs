@@ -143,7 +143,7 @@ pub fn build_rules<V: Variant>(
                 let mut own = Vec::new();
                 for slice in group_slices(head) {
                     let table = rules.table(slice, ValueKind::RuleWdl)?;
-                    own.push((slice, table.raw_values().to_vec()));
+                    own.push((slice, table.raw_values().collect::<Vec<_>>()));
                 }
                 let positions = own.iter().map(|(_, codes)| codes.len() as u64).sum();
                 (positions, group_slices(head), own)

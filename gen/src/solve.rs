@@ -26,14 +26,16 @@
 //!    every distance exact: wins are as short and losses as long as possible.
 //! 3. Positions never finalised are draws.
 
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
 use bitvec::vec::BitVec;
 use damka_formats::position::rotate;
-use damka_formats::{Bits, Color, Material, Position, Slice, SliceIndexer, Value, Variant, Wdl};
+use damka_formats::{
+    Bits, BlockRanks, BlockWalk, Material, Position, Slice, SliceIndexer, Value, Variant, Wdl,
+};
 use damka_probe::movegen::{
-    count_king_moves, directions, generate_captures, generate_man_moves, shift,
+    count_king_moves, directions, generate_captures, generate_man_moves, has_capture, shift,
 };
 use damka_probe::{apply, Move, SliceTable};
 use rayon::prelude::*;
@@ -275,104 +277,194 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     #[inline]
     pub(crate) fn local(&self, unit: &Unit, block: usize, pos: &Position<V>) -> usize {
         let k = self.block_size();
-        let (slot, men) = unit.blocks[block];
-        (self.slots[slot].indexer.index(pos) - men * k + block as u64 * k) as usize
+        let (slot, _) = unit.blocks[block];
+        (self.slots[slot].indexer.kings_index(pos) + block as u64 * k) as usize
     }
 
     fn solve_unit(&self, unit: &Unit) {
         let k = self.block_size() as usize;
         let n = k * unit.count;
-        let mut cells = vec![Cell::default(); n];
+        let mut cells = Vec::with_capacity(n);
+        cells.resize_with(n, Cell::default);
         self.forward_pass(unit, &mut cells);
 
-        let mut buckets: Vec<Vec<u32>> = Vec::new();
-        let push = |buckets: &mut Vec<Vec<u32>>, local: usize, ply: u16| {
-            let ply = ply as usize;
-            if buckets.len() <= ply {
-                buckets.resize_with(ply + 1, Vec::new);
-            }
-            buckets[ply].push(local as u32);
+        // Predecessors are found only by un-moving kings.
+        let has_kings = self.slots[0].slice().pieces() > self.slots[0].slice().men();
+        let ranks: Vec<BlockRanks> = if has_kings {
+            unit.blocks[..unit.count]
+                .iter()
+                .map(|&(slot, men)| BlockRanks::new(&self.slots[slot].indexer, men))
+                .collect()
+        } else {
+            Vec::new()
         };
-        for (local, cell) in cells.iter().enumerate() {
-            if cell.first_ply != NOT_QUEUED {
-                push(&mut buckets, local, cell.first_ply);
+        let mut buckets: Vec<Vec<u32>> = Vec::new();
+        for (local, cell) in cells.iter_mut().enumerate() {
+            let first = *cell.first_ply.get_mut();
+            if first != NOT_QUEUED {
+                push(&mut buckets, local as u32, first);
             }
         }
-
         let mut ply = 0;
         while ply < buckets.len() {
             let items = std::mem::take(&mut buckets[ply]);
-            for &local in &items {
-                let local = local as usize;
-                if cells[local].value != 0 {
-                    continue;
-                }
-                let won = cells[local].flags & WIN_QUEUED != 0;
-                let outcome = if won { Wdl::Win } else { Wdl::Loss };
-                cells[local].value = self.metric.encode(outcome, ply as u16);
-                let block = local / k;
-                let partner = if unit.count == 2 { 1 - block } else { 0 };
-                let pos = self.position(unit, local);
-                self.for_each_predecessor(&pos, |pred| {
-                    let q = self.local(unit, partner, &pred);
-                    let cell = &mut cells[q];
-                    if cell.value != 0 || cell.flags & CAPTURE != 0 {
-                        return;
-                    }
-                    if !won {
-                        cell.flags |= WIN_QUEUED;
-                        push(&mut buckets, q, ply as u16 + 1);
-                    } else {
-                        cell.count -= 1;
-                        if cell.count == 0 && cell.flags & (WIN_QUEUED | DRAW_OUTSIDE) == 0 {
-                            push(&mut buckets, q, (ply as u16 + 1).max(cell.loss_floor));
-                        }
-                    }
-                });
+            // A ply's frontier is processed in parallel when it is large (a
+            // kings-only slice is one unit, so this is its only parallelism);
+            // every push goes to a later ply, so the order does not matter.
+            let state = (cells.as_slice(), ranks.as_slice());
+            let pushed: Vec<Vec<(u32, u16)>> = if items.len() >= PARALLEL_FRONTIER {
+                items
+                    .par_chunks(FRONTIER_CHUNK)
+                    .map(|chunk| self.settle(unit, state, chunk, ply as u16, true))
+                    .collect()
+            } else {
+                vec![self.settle(unit, state, &items, ply as u16, false)]
+            };
+            for (local, at) in pushed.into_iter().flatten() {
+                push(&mut buckets, local, at);
             }
             ply += 1;
         }
-        for (local, cell) in cells.iter().enumerate() {
+        let store = |(local, cell): (usize, &Cell)| {
             let (slot, men) = unit.blocks[local / k];
             let index = men as usize * k + local % k;
             let target = &self.slots[slot];
-            target.values[index].store(cell.value, Ordering::Relaxed);
-            if cell.flags & CAPTURE != 0 {
+            target.values[index].store(cell.value.load(Ordering::Relaxed), Ordering::Relaxed);
+            if cell.flags.load(Ordering::Relaxed) & CAPTURE != 0 {
                 target.captures[index / 64].fetch_or(1 << (index % 64), Ordering::Relaxed);
             }
+        };
+        if n >= PARALLEL_FRONTIER {
+            cells.par_iter().enumerate().for_each(store);
+        } else {
+            cells.iter().enumerate().for_each(store);
         }
     }
 
-    /// The forward pass of a unit (see the module docs), in parallel chunks.
+    /// Decides the positions `items` of the frontier at `ply` (those not decided
+    /// already) and updates their predecessors; returns the positions to queue,
+    /// with their plies. `shared`: other threads settle the same unit at once,
+    /// so the updates must be atomic read-modify-writes; alone, plain loads and
+    /// stores let the processor overlap the cache misses of many predecessors.
+    fn settle(
+        &self,
+        unit: &Unit,
+        (cells, ranks): (&[Cell], &[BlockRanks]),
+        items: &[u32],
+        ply: u16,
+        shared: bool,
+    ) -> Vec<(u32, u16)> {
+        let k = self.block_size() as usize;
+        let mut pushed = Vec::new();
+        let mut updates: Vec<(u32, bool)> = Vec::new();
+        for batch in items.chunks(SETTLE_BATCH) {
+            // First decide the batch and list its predecessors, prefetching each
+            // cell; then update them, so that their cache misses overlap.
+            updates.clear();
+            for &local in batch {
+                let cell = &cells[local as usize];
+                // Only the win queued for it can change a frontier cell's flags in
+                // this ply, and it is queued before (`solve_unit`): the outcome is
+                // known.
+                let won = cell.flags.load(Ordering::Relaxed) & WIN_QUEUED != 0;
+                let outcome = if won { Wdl::Win } else { Wdl::Loss };
+                let value = self.metric.encode(outcome, ply);
+                if shared {
+                    let claimed =
+                        cell.value
+                            .compare_exchange(0, value, Ordering::Relaxed, Ordering::Relaxed);
+                    if claimed.is_err() {
+                        continue;
+                    }
+                } else {
+                    if cell.value.load(Ordering::Relaxed) != 0 {
+                        continue;
+                    }
+                    cell.value.store(value, Ordering::Relaxed);
+                }
+                let block = local as usize / k;
+                let partner = if unit.count == 2 { 1 - block } else { 0 };
+                let base = partner * k;
+                let pos = self.position(unit, local as usize);
+                self.for_each_predecessor(&pos, |white_kings, black_kings| {
+                    let q = base + ranks[partner].kings_index(white_kings, black_kings) as usize;
+                    prefetch(&cells[q]);
+                    updates.push((q as u32, won));
+                });
+            }
+            for &(q, won) in &updates {
+                let cell = &cells[q as usize];
+                let flags = cell.flags.load(Ordering::Relaxed);
+                if cell.value.load(Ordering::Relaxed) != 0 || flags & CAPTURE != 0 {
+                    continue;
+                }
+                if !won {
+                    if shared {
+                        cell.flags.fetch_or(WIN_QUEUED, Ordering::Relaxed);
+                    } else {
+                        cell.flags.store(flags | WIN_QUEUED, Ordering::Relaxed);
+                    }
+                    pushed.push((q, ply + 1));
+                    continue;
+                }
+                let count = if shared {
+                    cell.count.fetch_sub(1, Ordering::Relaxed)
+                } else {
+                    let count = cell.count.load(Ordering::Relaxed);
+                    cell.count.store(count - 1, Ordering::Relaxed);
+                    count
+                };
+                if count == 1
+                    && cell.flags.load(Ordering::Relaxed) & (WIN_QUEUED | DRAW_OUTSIDE) == 0
+                {
+                    pushed.push((q, (ply + 1).max(cell.loss_floor)));
+                }
+            }
+        }
+        pushed
+    }
+
+    /// The forward pass of a unit (see the module docs), in parallel chunks, each
+    /// walking its positions in index order.
     fn forward_pass(&self, unit: &Unit, cells: &mut [Cell]) {
         const CHUNK: usize = 4096;
         let k = self.block_size() as usize;
-        cells
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(chunk, cells)| {
-                let mut moves: Vec<Move> = Vec::with_capacity(64);
+        let examine_chunk = |chunk: usize, cells: &mut [Cell]| {
+            let mut moves: Vec<Move> = Vec::with_capacity(64);
+            let first = chunk * CHUNK;
+            if k < SHORT_BLOCK {
+                // Setting up a walk costs more than unranking a few positions.
                 for (i, cell) in cells.iter_mut().enumerate() {
-                    let local = chunk * CHUNK + i;
-                    let pos = self.position(unit, local);
+                    let local = first + i;
                     let slot = unit.blocks[local / k].0;
-                    let outcome = self.examine(&pos, slot, &mut moves);
-                    cell.count = outcome.king_moves;
-                    cell.loss_floor = outcome.longest_loss;
-                    if outcome.draw {
-                        cell.flags |= DRAW_OUTSIDE;
-                    }
-                    if outcome.capture {
-                        cell.flags |= CAPTURE;
-                    }
-                    if let Some(win) = outcome.shortest_win {
-                        cell.flags |= WIN_QUEUED;
-                        cell.first_ply = win;
-                    } else if outcome.king_moves == 0 && !outcome.draw {
-                        cell.first_ply = outcome.longest_loss;
-                    }
+                    let outcome = self.examine(&self.position(unit, local), slot, &mut moves);
+                    cell.set(&outcome);
                 }
-            });
+                return;
+            }
+            let mut i = 0;
+            // A chunk may straddle the unit's two blocks: one walk per block.
+            while i < cells.len() {
+                let local = first + i;
+                let (block, offset) = (local / k, local % k);
+                let (slot, men) = unit.blocks[block];
+                let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
+                let span = (k - offset).min(cells.len() - i);
+                for (cell, pos) in cells[i..i + span].iter_mut().zip(walk) {
+                    let outcome = self.examine(&pos, slot, &mut moves);
+                    cell.set(&outcome);
+                }
+                i += span;
+            }
+        };
+        if cells.len() <= CHUNK {
+            examine_chunk(0, cells);
+        } else {
+            cells
+                .par_chunks_mut(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, cells)| examine_chunk(chunk, cells));
+        }
     }
 
     /// Generates the moves of `pos` (a position of slot `slot`) and sorts them into
@@ -380,7 +472,11 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     #[inline]
     fn examine(&self, pos: &Position<V>, slot: usize, moves: &mut Vec<Move>) -> Outcome {
         moves.clear();
-        generate_captures(pos, moves);
+        // Most positions have no capture: the bitboard test is far cheaper than
+        // the capture search it spares.
+        if has_capture(pos) {
+            generate_captures(pos, moves);
+        }
         let capture = !moves.is_empty();
         let mut outcome = Outcome {
             king_moves: 0,
@@ -420,27 +516,24 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         outcome
     }
 
-    /// Calls `f` with every position that reaches `pos` by a king move of the side
-    /// that just moved. `pos` has White to move; the predecessors are White-to-move
-    /// positions of the mirror slice. The caller drops those whose mover had to
-    /// capture (the forward pass flagged them), where the king move was illegal.
+    /// Calls `f` with the kings (White's, Black's) of every position that
+    /// reaches `pos` by a king move of the side that just moved. `pos` has White
+    /// to move; the predecessors are White-to-move positions of the mirror slice,
+    /// with the men of the partner block. The caller drops those whose mover had
+    /// to capture (the forward pass flagged them), where the king move was illegal.
     #[inline]
-    fn for_each_predecessor(&self, pos: &Position<V>, mut f: impl FnMut(Position<V>)) {
+    fn for_each_predecessor(&self, pos: &Position<V>, mut f: impl FnMut(u64, u64)) {
         let after = pos.flipped();
         let (white, black, kings) = (after.white(), after.black(), after.kings());
+        let (white_kings, black_kings) = (white & kings, black & kings);
         let empty = after.empty();
-        for king in Bits(white & kings) {
+        for king in Bits(white_kings) {
             let from = 1u64 << king;
+            let others = white_kings & !from;
             for d in directions::<V>() {
                 let mut s = shift::<V>(from, d);
                 while s & empty != 0 {
-                    let before = Position::from_bitboards_unchecked(
-                        white & !from | s,
-                        black,
-                        kings & !from | s,
-                        Color::White,
-                    );
-                    f(before);
+                    f(others | s, black_kings);
                     s = shift::<V>(s, d);
                 }
             }
@@ -460,32 +553,80 @@ pub fn memory_estimate<V: Variant>(slice: Slice, threads: usize) -> Result<u64, 
 }
 
 /// The working state of one position of a unit, kept together so the backward
-/// pass touches one cache line per predecessor.
-#[derive(Clone, Copy)]
+/// pass touches one cache line per predecessor. Atomic, so that a large frontier
+/// is processed by several threads at once.
+#[derive(Default)]
 struct Cell {
     /// The final stored value ([`Metric::encode`]), 0 until decided.
-    value: u16,
-    /// The longest loss by a move leaving the unit.
+    value: AtomicU16,
+    /// The longest loss by a move leaving the unit (written by the forward pass).
     loss_floor: u16,
     /// The ply at which the forward pass queued the position, or [`NOT_QUEUED`].
-    first_ply: u16,
+    first_ply: AtomicU16,
     /// King moves not yet known to lose for the mover.
-    count: u8,
+    count: AtomicU8,
     /// [`WIN_QUEUED`], [`DRAW_OUTSIDE`], [`CAPTURE`].
-    flags: u8,
+    flags: AtomicU8,
 }
 
-impl Default for Cell {
-    fn default() -> Cell {
-        Cell {
-            value: 0,
-            loss_floor: 0,
-            first_ply: NOT_QUEUED,
-            count: 0,
-            flags: 0,
+impl Cell {
+    /// Records what the forward pass learnt.
+    fn set(&mut self, outcome: &Outcome) {
+        *self.count.get_mut() = outcome.king_moves;
+        self.loss_floor = outcome.longest_loss;
+        let mut flags = 0;
+        let mut first = NOT_QUEUED;
+        if outcome.draw {
+            flags |= DRAW_OUTSIDE;
         }
+        if outcome.capture {
+            flags |= CAPTURE;
+        }
+        if let Some(win) = outcome.shortest_win {
+            flags |= WIN_QUEUED;
+            first = win;
+        } else if outcome.king_moves == 0 && !outcome.draw {
+            first = outcome.longest_loss;
+        }
+        *self.flags.get_mut() = flags;
+        *self.first_ply.get_mut() = first;
     }
 }
+
+/// Queues `local` at `ply`.
+fn push(buckets: &mut Vec<Vec<u32>>, local: u32, ply: u16) {
+    let ply = ply as usize;
+    if buckets.len() <= ply {
+        buckets.resize_with(ply + 1, Vec::new);
+    }
+    buckets[ply].push(local);
+}
+
+/// A frontier at least this large is processed by several threads.
+const PARALLEL_FRONTIER: usize = 1 << 14;
+/// Blocks shorter than this are unranked position by position, not walked.
+const SHORT_BLOCK: usize = 64;
+
+/// Frontier positions decided together before their predecessors are updated.
+const SETTLE_BATCH: usize = 16;
+
+/// Asks for the cache line of `cell` ahead of its use. Hand-written: the backward
+/// pass of a large unit is bound by cache misses on predecessor cells, and the
+/// standard library has no portable prefetch.
+#[inline(always)]
+fn prefetch(cell: &Cell) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((cell as *const Cell).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cell;
+}
+
+/// Frontier positions per parallel task.
+const FRONTIER_CHUNK: usize = 1 << 12;
 
 /// What the forward pass learns about one position.
 struct Outcome {

@@ -41,23 +41,34 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
 /// One slice's exact values, decoded into memory from its DTW table: what the
 /// generator reads its dependencies from, and bulk readers such as verification.
+/// A byte per position when every raw value of the table fits in one (as every
+/// DTW table measured so far does), else two.
 #[derive(Debug)]
 pub struct SliceTable<V: Variant> {
     indexer: SliceIndexer<V>,
-    values: Vec<u16>,
+    values: RawValues,
+}
+
+/// The raw values of a [`SliceTable`].
+#[derive(Debug)]
+enum RawValues {
+    /// Every value fits in a byte.
+    Narrow(Vec<u8>),
+    /// Some value does not.
+    Wide(Vec<u16>),
 }
 
 impl<V: Variant> SliceTable<V> {
     /// The value of a White-to-move position of this slice.
     #[inline]
     pub fn value(&self, pos: &Position<V>) -> Value {
-        Value::from_raw(self.values[self.indexer.index(pos) as usize])
+        Value::from_raw(self.raw(pos))
     }
 
     /// The value at `index`, which must be below the slice's size.
     #[inline]
     pub fn get(&self, index: u64) -> Value {
-        Value::from_raw(self.values[index as usize])
+        Value::from_raw(self.raw_at(index as usize))
     }
 
     /// The slice's index.
@@ -69,12 +80,41 @@ impl<V: Variant> SliceTable<V> {
     /// entries are not [`Value`]s).
     #[inline]
     pub fn raw(&self, pos: &Position<V>) -> u16 {
-        self.values[self.indexer.index(pos) as usize]
+        self.raw_at(self.indexer.index(pos) as usize)
+    }
+
+    #[inline]
+    fn raw_at(&self, index: usize) -> u16 {
+        match &self.values {
+            RawValues::Narrow(bytes) => u16::from(bytes[index]),
+            RawValues::Wide(values) => values[index],
+        }
     }
 
     /// Every raw entry, by index.
-    pub fn raw_values(&self) -> &[u16] {
-        &self.values
+    pub fn raw_values(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..self.len()).map(|i| self.raw_at(i))
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match &self.values {
+            RawValues::Narrow(bytes) => bytes.len(),
+            RawValues::Wide(values) => values.len(),
+        }
+    }
+
+    /// Whether the table has no entries (no slice is empty).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes the decoded values take in memory.
+    pub fn heap_bytes(&self) -> usize {
+        match &self.values {
+            RawValues::Narrow(bytes) => bytes.len(),
+            RawValues::Wide(values) => 2 * values.len(),
+        }
     }
 }
 
@@ -479,21 +519,51 @@ pub(crate) fn decode_table<V: Variant>(
     let per_block = file.header().block_entries as usize;
     let size = usize::try_from(indexer.size())
         .map_err(|_| corrupt("table too large for this address space".into()))?;
-    let mut values = vec![0u16; size];
-    values.par_chunks_mut(per_block).enumerate().try_for_each(
-        |(block, out)| -> Result<(), ProbeError> {
+    let not_block = |block: usize| {
+        corrupt(format!(
+            "block {block} is not a {} block of its length",
+            kind.name()
+        ))
+    };
+    // A byte per entry first; a block with a value that needs two bytes makes
+    // the whole table wide, decoded a second time.
+    let mut narrow = vec![0u8; size];
+    let fits = narrow.par_chunks_mut(per_block).enumerate().try_fold(
+        || true,
+        |fits, (block, out)| -> Result<bool, ProbeError> {
             match file.decode_block(block as u64)? {
                 damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
-                    decoded.expand_into(out);
-                    Ok(())
+                    match decoded.narrow() {
+                        Some(bytes) => {
+                            out.copy_from_slice(bytes);
+                            Ok(fits)
+                        }
+                        None => Ok(false),
+                    }
                 }
-                _ => Err(corrupt(format!(
-                    "block {block} is not a {} block of its length",
-                    kind.name()
-                ))),
+                _ => Err(not_block(block)),
             }
         },
-    )?;
+    );
+    let fits = fits.try_reduce(|| true, |a, b| Ok(a && b))?;
+    let values = if fits {
+        RawValues::Narrow(narrow)
+    } else {
+        drop(narrow);
+        let mut values = vec![0u16; size];
+        values.par_chunks_mut(per_block).enumerate().try_for_each(
+            |(block, out)| -> Result<(), ProbeError> {
+                match file.decode_block(block as u64)? {
+                    damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
+                        decoded.expand_into(out);
+                        Ok(())
+                    }
+                    _ => Err(not_block(block)),
+                }
+            },
+        )?;
+        RawValues::Wide(values)
+    };
     Ok(Arc::new(SliceTable { indexer, values }))
 }
 
