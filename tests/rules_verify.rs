@@ -52,7 +52,7 @@ fn tables(dir: &Path) -> RuleTablebase<Russian> {
 fn tamper(dir: &Path, slice: Slice, kind: ValueKind, index: usize, value: u16) {
     let rules = tables(dir);
     let table: std::sync::Arc<SliceTable<Russian>> = rules.table(slice, kind).unwrap();
-    let mut values = table.raw_values().to_vec();
+    let mut values = table.raw_values().collect::<Vec<_>>();
     assert_ne!(values[index], value, "the tampered value must differ");
     values[index] = value;
     let store = FileStore::new(&dir.join("russian"), damka_formats::VariantKind::Russian).unwrap();
@@ -110,7 +110,7 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
         );
         let open = (0..theory.indexer().size())
             .filter(|&i| {
-                let value = Dtc::from_raw(dtc.raw_values()[i as usize]);
+                let value = Dtc::from_raw(dtc.raw_at(i as usize));
                 value != Dtc::loss(0) && phase.decide(value, &[], u32::MAX) == Verdict::Search
             })
             .map(|i| theory.indexer().position(i));
@@ -203,14 +203,14 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     let dtc = rules.table(slice, ValueKind::Dtc).unwrap();
     let rwdl = rules.table(slice, ValueKind::RuleWdl).unwrap();
     let dtz = rules.table(slice, ValueKind::Dtz).unwrap();
-    let won = (0..rwdl.raw_values().len())
+    let won = (0..rwdl.len())
         .find(|&i| {
-            rwdl.raw_values()[i] == RuleWdl::Win.code()
-                && Dtc::from_raw(dtc.raw_values()[i]).wdl() == Wdl::Win
-                && Dtc::from_raw(dtz.raw_values()[i]).distance() > Some(1)
+            rwdl.raw_at(i) == RuleWdl::Win.code()
+                && Dtc::from_raw(dtc.raw_at(i)).wdl() == Wdl::Win
+                && Dtc::from_raw(dtz.raw_at(i)).distance() > Some(1)
         })
         .expect("a won position that takes more than a ply to zero");
-    let longer = Dtc::from_raw(dtc.raw_values()[won]).distance().unwrap() + 1;
+    let longer = Dtc::from_raw(dtc.raw_at(won)).distance().unwrap() + 1;
     tamper(&dir, slice, ValueKind::Dtc, won, Dtc::win(longer).raw());
     tamper(&dir, slice, ValueKind::Dtz, won, Dtc::win(1).raw());
     tamper(&dir, slice, ValueKind::RuleWdl, won, RuleWdl::Loss.code());

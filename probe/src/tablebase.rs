@@ -83,8 +83,9 @@ impl<V: Variant> SliceTable<V> {
         self.raw_at(self.indexer.index(pos) as usize)
     }
 
+    /// The raw `u16` at `index`, which must be below the slice's size.
     #[inline]
-    fn raw_at(&self, index: usize) -> u16 {
+    pub fn raw_at(&self, index: usize) -> u16 {
         match &self.values {
             RawValues::Narrow(bytes) => u16::from(bytes[index]),
             RawValues::Wide(values) => values[index],
