@@ -16,6 +16,7 @@ fn generate(c: &mut Criterion) {
         max_pieces: 4,
         only: None,
         quiet: true,
+        memory: None,
     };
     build::<Russian>(&options, &mut |_| {}).unwrap();
     let tablebase = Tablebase::<Russian>::new(&dir);
@@ -37,8 +38,8 @@ fn generate(c: &mut Criterion) {
         group.throughput(Throughput::Elements(positions));
         group.bench_function(format!("russian/{kind}/{name}"), |b| {
             b.iter(|| {
-                let g = Group::new(slice, Dtw::<Russian>::new(deps.clone())).unwrap();
-                g.solve(&|_| {});
+                let mut g = Group::new(slice, Dtw::<Russian>::new(deps.clone())).unwrap();
+                g.solve(&|_| {}).unwrap();
                 g
             })
         });

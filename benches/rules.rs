@@ -38,6 +38,7 @@ fn tables() -> (PathBuf, bool) {
             max_pieces: PIECES,
             only: None,
             quiet: true,
+            memory: None,
         },
         set: presets::russian(),
     };

@@ -23,6 +23,7 @@ fn built(tag: &str, pieces: u32) -> PathBuf {
         max_pieces: pieces,
         only: None,
         quiet: true,
+        memory: None,
     };
     build::<Russian>(&options, &mut |_| {}).unwrap();
     dir

@@ -8,8 +8,9 @@ use damka_formats::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::Tablebase;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::budget::{default_budget, group_need, mib};
 use crate::error::GenError;
-use crate::solve::{memory_estimate, Dtw, Group};
+use crate::solve::{Dtw, Group};
 use crate::store::{FileStore, SolvedSlice, TableStore};
 
 /// What to build.
@@ -23,6 +24,11 @@ pub struct BuildOptions {
     pub only: Option<Slice>,
     /// No progress bars.
     pub quiet: bool,
+    /// The memory ceiling in bytes (`None`: the memory available less a margin,
+    /// [`crate::budget::default_budget`]). A group that does not fit solves with
+    /// its sub-slices spilled to disk; one that does not fit even so is an error,
+    /// before anything is built.
+    pub memory: Option<u64>,
 }
 
 /// One solve group that was built.
@@ -34,6 +40,8 @@ pub struct BuiltGroup {
     pub positions: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Whether its sub-slices were spilled to disk to stay inside the budget.
+    pub spilled: bool,
 }
 
 /// What a build did.
@@ -106,41 +114,39 @@ pub fn build<V: Variant>(
         },
         ..BuildReport::default()
     };
+    let threads = rayon::current_num_threads();
+    let budget = Budget::new::<V>(options.memory, &todo, threads)?;
     let bars = Bars::new::<V>(options.quiet, &todo)?;
     for head in todo {
-        check_memory::<V>(head)?;
         let started = Instant::now();
         let deps = dependencies(head)
             .into_iter()
             .map(|dep| tablebase.slice_table(dep))
             .collect::<Result<Vec<_>, _>>()?;
-        let group = Group::new(head, Dtw::<V>::new(deps))?;
+        let deps_bytes = deps.iter().map(|d| d.heap_bytes() as u64).sum();
+        let spill = budget.must_spill::<V>(head, threads, deps_bytes)?;
+        let spill_dir = spill.then(|| tablebase.dir());
+        let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
         let positions = group.positions();
         let bar = bars.slice_bar(head, positions);
         group.solve(&|done| {
             bar.inc(done);
             bars.overall.inc(done);
-        });
+        })?;
         bar.finish_and_clear();
-        let solved: Vec<_> = group
-            .into_slots()
-            .into_iter()
-            .map(|slot| {
-                let slice = slot.slice();
-                let (values, captures) = slot.into_values();
-                (slice, values, captures)
-            })
-            .collect();
-        let tables: Vec<SolvedSlice<'_>> = solved
+        // The dependencies are dropped here: writing the tables does not read them.
+        let slots = group.into_slots();
+        let tables: Vec<SolvedSlice<'_>> = slots
             .iter()
-            .map(|(slice, values, captures)| (*slice, values.as_slice(), captures.as_bitslice()))
+            .map(|slot| (slot.slice(), slot.values()))
             .collect();
         store.write_group(&tables)?;
-        let slices = solved.iter().map(|(slice, _, _)| *slice).collect();
+        let slices = slots.iter().map(|slot| slot.slice()).collect();
         let built = BuiltGroup {
             slices,
             positions,
             elapsed: started.elapsed(),
+            spilled: spill,
         };
         bars.multi.suspend(|| on_group(&built));
         report.built.push(built);
@@ -149,34 +155,76 @@ pub fn build<V: Variant>(
     Ok(report)
 }
 
-/// Fails early, with a clear message, when a group cannot fit in the memory the
-/// system reports as available (Linux `MemAvailable`; no check elsewhere): the
-/// solve itself plus its dependencies, decoded into memory at two bytes per
-/// position.
-fn check_memory<V: Variant>(head: Slice) -> Result<(), GenError> {
-    let mut needed = memory_estimate::<V>(head, rayon::current_num_threads())?;
-    for dep in dependencies(head) {
-        needed += 2 * SliceIndexer::<V>::new(dep)?.size();
-    }
-    let Some(available) = available_memory() else {
-        return Ok(());
-    };
-    if needed > available {
-        return Err(GenError::OutOfMemory {
-            slice: head.name(),
-            needed_mib: needed >> 20,
-            available_mib: available >> 20,
-        });
-    }
-    Ok(())
+/// The memory ceiling of a build and the check of each group against it.
+struct Budget {
+    /// Bytes, or `None` for no ceiling (the system does not say what it has).
+    bytes: Option<u64>,
+    /// Where the ceiling comes from, for messages.
+    source: &'static str,
 }
 
-/// `MemAvailable` from `/proc/meminfo`, in bytes.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+impl Budget {
+    /// The ceiling `memory` (or the default), checked against every group of
+    /// `todo`: fails at once, naming the smallest budget that works, if some
+    /// group cannot be solved inside it even with its sub-slices spilled.
+    fn new<V: Variant>(
+        memory: Option<u64>,
+        todo: &[Slice],
+        threads: usize,
+    ) -> Result<Budget, GenError> {
+        let (bytes, source) = match memory {
+            Some(bytes) => (Some(bytes), "--memory"),
+            None => (default_budget(), "the available memory less a margin"),
+        };
+        let budget = Budget { bytes, source };
+        let Some(limit) = bytes else {
+            return Ok(budget);
+        };
+        let mut worst: Option<(Slice, u64)> = None;
+        for &head in todo {
+            let need = group_need::<V>(head, threads)?.spilled;
+            if worst.is_none_or(|(_, w)| need > w) {
+                worst = Some((head, need));
+            }
+        }
+        match worst {
+            Some((head, need)) if need > limit => Err(budget.too_small(head, need, need)),
+            _ => Ok(budget),
+        }
+    }
+
+    fn too_small(&self, head: Slice, needed: u64, smallest: u64) -> GenError {
+        GenError::MemoryBudget {
+            slice: head.name(),
+            needed_mib: mib(needed),
+            budget_mib: mib(self.bytes.unwrap_or(0)),
+            origin: self.source,
+            smallest_mib: mib(smallest),
+        }
+    }
+
+    /// Whether the group of `head` must spill its sub-slices, now that its
+    /// dependencies are decoded into `deps_bytes` bytes.
+    fn must_spill<V: Variant>(
+        &self,
+        head: Slice,
+        threads: usize,
+        deps_bytes: u64,
+    ) -> Result<bool, GenError> {
+        let Some(limit) = self.bytes else {
+            return Ok(false);
+        };
+        let need = group_need::<V>(head, threads)?;
+        let resident = need.resident - need.dependencies + deps_bytes;
+        let spilled = need.spilled - need.dependencies + deps_bytes;
+        if resident <= limit {
+            Ok(false)
+        } else if spilled <= limit {
+            Ok(true)
+        } else {
+            Err(self.too_small(head, spilled, spilled))
+        }
+    }
 }
 
 /// The positions of the solve group headed by `head`.

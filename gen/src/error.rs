@@ -25,17 +25,24 @@ pub enum GenError {
         /// The system's message.
         message: String,
     },
-    /// Solving a group needs more memory than the machine has free.
+    /// Solving a group needs more memory than the budget, even with its
+    /// sub-slices spilled to disk.
     #[error(
-        "solving {slice} needs about {needed_mib} MiB of memory, {available_mib} MiB are available"
+        "the memory budget ({budget_mib} MiB, from {origin}) is too small: solving {slice} needs \
+         {needed_mib} MiB even with its sub-slices spilled to disk; the smallest budget that \
+         builds every group left is {smallest_mib} MiB (--memory {smallest_mib}M)"
     )]
-    OutOfMemory {
+    MemoryBudget {
         /// The group's first slice.
         slice: String,
-        /// The estimate.
+        /// What it needs at least.
         needed_mib: u64,
-        /// What the system reports as available.
-        available_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+        /// Where the budget comes from.
+        origin: &'static str,
+        /// The smallest budget for the whole build.
+        smallest_mib: u64,
     },
     /// The rule value of a position could not be made exact.
     #[error("rule value of {position} under `{rules}` is unknown: {reason}")]

@@ -33,6 +33,7 @@ use rayon::prelude::*;
 
 use crate::rules::Conversion;
 use crate::solve::{back, Group, Metric, Unit};
+use crate::store::ValueSource;
 
 /// Positions evaluated together by one thread inside a layer.
 const CHUNK: usize = 1024;
@@ -95,7 +96,7 @@ impl<V: Variant> Layers<'_, V> {
         let dtc: Vec<Dtc> = (0..n)
             .map(|local| {
                 let (slot, index) = self.global(unit, local);
-                Dtc::from_raw(self.group.slots[slot].values[index].load(Ordering::Relaxed))
+                Dtc::from_raw(self.group.slots[slot].values.get(index))
             })
             .collect();
         // The layer c = resettable: the limit is reached, a draw unless the side to

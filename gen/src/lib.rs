@@ -2,6 +2,7 @@
 //! table writing, and verification of built tables.
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod build;
 pub mod error;
 mod layers;
@@ -12,6 +13,7 @@ pub mod rules;
 pub mod solve;
 pub mod stats;
 pub mod store;
+pub mod values;
 pub mod verify;
 pub mod verify_rules;
 mod zeroing;

@@ -151,11 +151,11 @@ pub fn build_rules<V: Variant>(
                 phase_tables(&rules, &store, head, deps)?
             };
         if zeroing {
-            let group = Group::new(head, Zeroing::new(exits, fresh)?)?;
-            group.solve(&|_| {});
+            let mut group = Group::new(head, Zeroing::new(exits, fresh)?)?;
+            group.solve(&|_| {})?;
             for slot in group.into_slots() {
                 let slice = slot.slice();
-                let (values, _) = slot.into_values();
+                let (values, _) = slot.into_values()?;
                 store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtz, &values)?;
             }
         }
@@ -163,6 +163,7 @@ pub fn build_rules<V: Variant>(
             slices,
             positions,
             elapsed: started.elapsed(),
+            spilled: false,
         };
         on_group(&built);
         report.built.push(built);
@@ -197,15 +198,15 @@ fn phase_tables<V: Variant>(
         set: set.clone(),
         dependencies: deps,
     };
-    let group = Group::new(head, metric)?;
+    let mut group = Group::new(head, metric)?;
     let positions = group.positions();
-    group.solve(&|_| {});
+    group.solve(&|_| {})?;
     let layered = layered_limits(rules, head)?;
     let fresh = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
     let mut solved = Vec::new();
     for slot in group.into_slots() {
         let slice = slot.slice();
-        let (values, _) = slot.into_values();
+        let (values, _) = slot.into_values()?;
         store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
         solved.push((slice, values));
     }

@@ -26,7 +26,8 @@
 //!    every distance exact: wins are as short and losses as long as possible.
 //! 3. Positions never finalised are draws.
 
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
+use std::path::Path;
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Arc;
 
 use bitvec::vec::BitVec;
@@ -41,6 +42,8 @@ use damka_probe::{apply, Move, SliceTable};
 use rayon::prelude::*;
 
 use crate::error::GenError;
+use crate::store::ValueSource;
+use crate::values::SlotValues;
 
 /// What a solve computes: how a capture or promotion is valued, and how a
 /// decided value is stored. [`Dtw`] is the game-theoretic distance to win; the
@@ -134,25 +137,21 @@ const NOT_QUEUED: u16 = u16::MAX;
 /// One slice of the group being solved, with its values so far.
 pub struct Slot<V: Variant> {
     pub(crate) indexer: SliceIndexer<V>,
-    pub(crate) values: Vec<AtomicU16>,
-    /// One bit per index: the side to move must capture (the table format may
-    /// treat these values as don't-care).
-    captures: Vec<AtomicU64>,
+    /// A raw value and a capture bit (the side to move must capture: the table
+    /// format may treat these values as don't-care) per position, by sub-slice.
+    pub(crate) values: SlotValues,
 }
 
 impl<V: Variant> Slot<V> {
     /// The solved values, one raw [`Value`] per index, and the capture positions,
-    /// one bit per index.
-    pub fn into_values(self) -> (Vec<u16>, BitVec<u64>) {
-        let values: Vec<u16> = self.values.into_iter().map(AtomicU16::into_inner).collect();
-        let words = self
-            .captures
-            .into_iter()
-            .map(AtomicU64::into_inner)
-            .collect();
-        let mut captures = BitVec::from_vec(words);
-        captures.truncate(values.len());
-        (values, captures)
+    /// one bit per index, all in memory.
+    pub fn into_values(self) -> Result<(Vec<u16>, BitVec<u64>), GenError> {
+        self.values.to_vecs()
+    }
+
+    /// The solved values, read range by range by the table writer.
+    pub fn values(&self) -> &dyn ValueSource {
+        &self.values
     }
 
     /// The slice.
@@ -165,6 +164,8 @@ impl<V: Variant> Slot<V> {
 pub struct Group<V: Variant, M: Metric<V>> {
     pub(crate) slots: Vec<Slot<V>>,
     pub(crate) metric: M,
+    /// Solved sub-slices go to disk once nothing reads them.
+    spill: bool,
 }
 
 /// A pair of blocks (or one block, when a men placement is its own flip) whose
@@ -179,8 +180,15 @@ pub(crate) struct Unit {
 
 impl<V: Variant, M: Metric<V>> Group<V, M> {
     /// Prepares the group of `slice` (and its mirror), valuing captures and
-    /// promotions by `metric`.
+    /// promotions by `metric`, with every value in memory.
     pub fn new(slice: Slice, metric: M) -> Result<Self, GenError> {
+        Group::with_spill(slice, metric, None)
+    }
+
+    /// Prepares the group like [`Group::new`]; with `spill_dir`, it is solved
+    /// with only two sub-slices of values in memory, the others written to
+    /// temporary files in that directory (see [`crate::values`]).
+    pub fn with_spill(slice: Slice, metric: M, spill_dir: Option<&Path>) -> Result<Self, GenError> {
         let mut slices = vec![slice];
         if !slice.is_self_mirror() {
             slices.push(slice.mirror());
@@ -188,18 +196,23 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         let mut slots = Vec::new();
         for s in slices {
             let indexer = SliceIndexer::new(s)?;
-            let size = usize::try_from(indexer.size()).map_err(|_| GenError::TooLarge(s.name()))?;
-            let mut values = Vec::with_capacity(size);
-            values.resize_with(size, || AtomicU16::new(0));
-            let mut captures = Vec::with_capacity(size.div_ceil(64));
-            captures.resize_with(size.div_ceil(64), || AtomicU64::new(0));
-            slots.push(Slot {
-                indexer,
-                values,
-                captures,
-            });
+            usize::try_from(indexer.size()).map_err(|_| GenError::TooLarge(s.name()))?;
+            let spill_path = spill_dir
+                .unwrap_or(&std::env::temp_dir())
+                .join(format!("{}.values.tmp", s.name()));
+            let mut values = SlotValues::new(&indexer, spill_path);
+            if spill_dir.is_none() {
+                for sub in indexer.sub_slices() {
+                    values.allocate(sub.key);
+                }
+            }
+            slots.push(Slot { indexer, values });
         }
-        Ok(Group { slots, metric })
+        Ok(Group {
+            slots,
+            metric,
+            spill: spill_dir.is_some(),
+        })
     }
 
     /// Number of positions in the group.
@@ -208,16 +221,28 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     }
 
     /// Solves every position; `progress` is called with the number of positions
-    /// finished after each unit.
-    pub fn solve(&self, progress: &(dyn Fn(u64) + Sync)) {
+    /// finished after each unit. When the group spills, a sub-slice is allocated
+    /// just before it is solved, and written out once the next one is solved.
+    pub fn solve(&mut self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), GenError> {
         let keys = self.slots[0].indexer.sub_slices();
         for sub in keys {
+            if self.spill {
+                for slot in &mut self.slots {
+                    slot.values.allocate(sub.key);
+                }
+            }
             let units = self.units(sub.key);
             units.par_iter().for_each(|unit| {
                 self.solve_unit(unit);
                 progress(unit.count as u64 * self.block_size());
             });
+            if self.spill {
+                for slot in &mut self.slots {
+                    slot.values.spill_above(sub.key)?;
+                }
+            }
         }
+        Ok(())
     }
 
     /// The solved slots.
@@ -328,11 +353,10 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         let store = |(local, cell): (usize, &Cell)| {
             let (slot, men) = unit.blocks[local / k];
             let index = men as usize * k + local % k;
-            let target = &self.slots[slot];
-            target.values[index].store(cell.value.load(Ordering::Relaxed), Ordering::Relaxed);
-            if cell.flags.load(Ordering::Relaxed) & CAPTURE != 0 {
-                target.captures[index / 64].fetch_or(1 << (index % 64), Ordering::Relaxed);
-            }
+            let capture = cell.flags.load(Ordering::Relaxed) & CAPTURE != 0;
+            self.slots[slot]
+                .values
+                .set(index, cell.value.load(Ordering::Relaxed), capture);
         };
         if n >= PARALLEL_FRONTIER {
             cells.par_iter().enumerate().for_each(store);
@@ -500,10 +524,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 // A quiet man move keeps the material: the mirror slot, solved
                 // already for this higher sub-slice key.
                 let index = mirror.indexer.index(&after.flipped()) as usize;
-                back(
-                    self.metric
-                        .decode(mirror.values[index].load(Ordering::Relaxed)),
-                )
+                back(self.metric.decode(mirror.values.get(index)))
             };
             match wdl {
                 Wdl::Draw => outcome.draw = true,
@@ -539,17 +560,6 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             }
         }
     }
-}
-
-/// Bytes the solve of the group of `slice` needs at most: the group's values, plus
-/// the working cells of one unit per thread (a unit is at most two blocks).
-pub fn memory_estimate<V: Variant>(slice: Slice, threads: usize) -> Result<u64, GenError> {
-    let indexer = SliceIndexer::<V>::new(slice)?;
-    let slices = if slice.is_self_mirror() { 1 } else { 2 };
-    let values = 2 * slices * indexer.size();
-    let cell = std::mem::size_of::<Cell>() as u64;
-    let units = cell * 2 * indexer.king_placements() * threads as u64;
-    Ok(values + units)
 }
 
 /// The working state of one position of a unit, kept together so the backward

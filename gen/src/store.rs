@@ -10,6 +10,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use bitvec::slice::BitSlice;
+use bitvec::vec::BitVec;
 use damka_formats::table::{
     compress, encode_dtw, pack_wdl, rule_table_file_name, table_file_name, wdl_code, TableWriter,
     ValueKind,
@@ -19,25 +20,60 @@ use rayon::prelude::*;
 
 use crate::error::GenError;
 
-/// The solved values of one slice: one raw [`Value`] per index, and a bit per
-/// index marking the capture positions.
-pub type SolvedSlice<'a> = (Slice, &'a [u16], &'a BitSlice<u64>);
+/// Where the writer reads a slice's solved values from, range by range, so that
+/// a group need not be in memory as a whole (`crate::values`).
+pub trait ValueSource: Sync {
+    /// Number of entries.
+    fn len(&self) -> usize;
+
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The raw [`Value`]s of the entries `range` and their capture bits (the side
+    /// to move must capture).
+    fn read(&self, range: Range<usize>) -> Result<(Vec<u16>, BitVec<u64>), GenError>;
+}
+
+/// Solved values held in memory: a raw [`Value`] and a capture bit per index.
+pub struct InMemory<'a> {
+    /// The raw values.
+    pub values: &'a [u16],
+    /// The capture bits.
+    pub captures: &'a BitSlice<u64>,
+}
+
+impl ValueSource for InMemory<'_> {
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    fn read(&self, range: Range<usize>) -> Result<(Vec<u16>, BitVec<u64>), GenError> {
+        Ok((
+            self.values[range.clone()].to_vec(),
+            self.captures[range].to_bitvec(),
+        ))
+    }
+}
+
+/// The solved values of one slice.
+pub type SolvedSlice<'a> = (Slice, &'a dyn ValueSource);
 
 /// A destination for solved tables.
 pub trait TableStore: Sync {
     /// Whether a finished table for `slice` is already there.
     fn contains(&self, slice: Slice) -> bool;
     /// Stores the values of `slice` atomically: either the whole table lands or
-    /// nothing does. `captures` marks the positions whose side to move must
+    /// nothing does. The capture bits mark the positions whose side to move must
     /// capture: a format may store anything there, since probes resolve them by a
     /// capture search.
-    fn write(&self, slice: Slice, values: &[u16], captures: &BitSlice<u64>)
-        -> Result<(), GenError>;
+    fn write(&self, slice: Slice, values: &dyn ValueSource) -> Result<(), GenError>;
     /// Stores the slices of one solve group (a slice and its mirror, or a slice
     /// that is its own mirror). By default, each on its own.
     fn write_group(&self, group: &[SolvedSlice<'_>]) -> Result<(), GenError> {
-        for &(slice, values, captures) in group {
-            self.write(slice, values, captures)?;
+        for &(slice, values) in group {
+            self.write(slice, values)?;
         }
         Ok(())
     }
@@ -80,7 +116,7 @@ impl FileStore {
         slice: Slice,
         kind: ValueKind,
         entries: usize,
-        encode: &(dyn Fn(Range<usize>) -> Vec<u8> + Sync),
+        encode: &(dyn Fn(Range<usize>) -> Result<Vec<u8>, GenError> + Sync),
     ) -> Result<(), GenError> {
         self.write_file(&self.path(slice, kind), slice, kind, 0, entries, encode)
     }
@@ -98,7 +134,7 @@ impl FileStore {
     ) -> Result<(), GenError> {
         let path = self.dir.join(rule_table_file_name(slice, rules, kind));
         self.write_file(&path, slice, kind, fingerprint, values.len(), &|range| {
-            encode_dtw(&values[range])
+            Ok(encode_dtw(&values[range]))
         })
     }
 
@@ -117,7 +153,7 @@ impl FileStore {
         kind: ValueKind,
         rules: u64,
         entries: usize,
-        encode: &(dyn Fn(Range<usize>) -> Vec<u8> + Sync),
+        encode: &(dyn Fn(Range<usize>) -> Result<Vec<u8>, GenError> + Sync),
     ) -> Result<(), GenError> {
         let path = path.to_path_buf();
         let temporary = path.with_extension("dkt.tmp");
@@ -137,10 +173,9 @@ impl FileStore {
                 .into_par_iter()
                 .map(|block| {
                     let range = block * per_block..((block + 1) * per_block).min(entries);
-                    compress(&encode(range), kind.zstd_level())
+                    compress(&encode(range)?, kind.zstd_level()).map_err(fail)
                 })
-                .collect::<Result<_, _>>()
-                .map_err(fail)?;
+                .collect::<Result<_, _>>()?;
             for block in &compressed {
                 writer.push_block(block).map_err(fail)?;
             }
@@ -154,20 +189,15 @@ impl FileStore {
         })
     }
 
-    fn write_dtw(&self, slice: Slice, values: &[u16]) -> Result<(), GenError> {
+    fn write_dtw(&self, slice: Slice, values: &dyn ValueSource) -> Result<(), GenError> {
         self.write_kind(slice, ValueKind::Dtw, values.len(), &|range| {
-            encode_dtw(&values[range])
+            Ok(encode_dtw(&values.read(range)?.0))
         })
     }
 
-    fn write_wdl(
-        &self,
-        slice: Slice,
-        values: &[u16],
-        captures: &BitSlice<u64>,
-    ) -> Result<(), GenError> {
+    fn write_wdl(&self, slice: Slice, values: &dyn ValueSource) -> Result<(), GenError> {
         self.write_kind(slice, ValueKind::Wdl, values.len(), &|range| {
-            wdl_block(values, captures, range)
+            wdl_block(values, range)
         })
     }
 
@@ -185,20 +215,23 @@ impl FileStore {
 }
 
 /// The packed WDL block of the entries `range`.
-fn wdl_block(values: &[u16], captures: &BitSlice<u64>, range: Range<usize>) -> Vec<u8> {
-    pack_wdl(&wdl_block_codes(&values[range.clone()], &captures[range]))
+fn wdl_block(values: &dyn ValueSource, range: Range<usize>) -> Result<Vec<u8>, GenError> {
+    let (values, captures) = values.read(range)?;
+    Ok(pack_wdl(&wdl_block_codes(&values, &captures)))
 }
 
 /// About how many bytes the WDL file of a slice takes: its blocks compressed at a
 /// fast level.
-fn estimate_wdl(values: &[u16], captures: &BitSlice<u64>) -> usize {
+fn estimate_wdl(values: &dyn ValueSource) -> Result<usize, GenError> {
     let per_block = ValueKind::Wdl.block_entries() as usize;
     (0..values.len().div_ceil(per_block))
         .into_par_iter()
         .map(|block| {
             let range = block * per_block..((block + 1) * per_block).min(values.len());
-            compress(&wdl_block(values, captures, range), ESTIMATE_LEVEL)
-                .map_or(usize::MAX, |c| c.len())
+            Ok(
+                compress(&wdl_block(values, range)?, ESTIMATE_LEVEL)
+                    .map_or(usize::MAX, |c| c.len()),
+            )
         })
         .sum()
 }
@@ -234,16 +267,11 @@ impl TableStore for FileStore {
                 || self.path(slice.mirror(), ValueKind::Wdl).is_file())
     }
 
-    fn write(
-        &self,
-        slice: Slice,
-        values: &[u16],
-        captures: &BitSlice<u64>,
-    ) -> Result<(), GenError> {
+    fn write(&self, slice: Slice, values: &dyn ValueSource) -> Result<(), GenError> {
         // The DTW file first: `contains` needs both, so a crash between the two
         // renames leaves a table that is rebuilt.
         self.write_dtw(slice, values)?;
-        self.write_wdl(slice, values, captures)
+        self.write_wdl(slice, values)
     }
 
     /// Writes both DTW files, and the WDL file of only the side that compresses
@@ -251,21 +279,21 @@ impl TableStore for FileStore {
     /// about 30 % of the pair's bytes). Removes the other side's WDL file, if an
     /// earlier build left one.
     fn write_group(&self, group: &[SolvedSlice<'_>]) -> Result<(), GenError> {
-        let [(a, a_values, a_captures), (b, b_values, b_captures)] = group else {
-            for &(slice, values, captures) in group {
-                self.write(slice, values, captures)?;
+        let [(a, a_values), (b, b_values)] = group else {
+            for &(slice, values) in group {
+                self.write(slice, values)?;
             }
             return Ok(());
         };
-        self.write_dtw(*a, a_values)?;
-        self.write_dtw(*b, b_values)?;
-        let b_smaller = estimate_wdl(b_values, b_captures) < estimate_wdl(a_values, a_captures);
-        let (keep, values, captures, drop) = if b_smaller {
-            (*b, b_values, b_captures, *a)
+        self.write_dtw(*a, *a_values)?;
+        self.write_dtw(*b, *b_values)?;
+        let b_smaller = estimate_wdl(*b_values)? < estimate_wdl(*a_values)?;
+        let (keep, values, drop) = if b_smaller {
+            (*b, *b_values, *a)
         } else {
-            (*a, a_values, a_captures, *b)
+            (*a, *a_values, *b)
         };
-        self.write_wdl(keep, values, captures)?;
+        self.write_wdl(keep, values)?;
         self.remove(drop, ValueKind::Wdl)
     }
 }

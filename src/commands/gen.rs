@@ -30,6 +30,12 @@ pub struct GenArgs {
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
+    /// The memory ceiling, e.g. `600M` or `4G` (binary multiples). A group that
+    /// does not fit is solved with its sub-slices spilled to disk, into the
+    /// same files; a budget too small for any group is refused before building.
+    /// Default: the memory available, less a margin.
+    #[arg(long, value_parser = damka_gen::budget::parse_size)]
+    pub memory: Option<u64>,
     /// Also build the rule tables (DTC, RWDL and DTZ) of this rule set: a preset
     /// (`russian`, `russian-1900`, `fmjd`, `none`) or a TOML file.
     #[arg(long)]
@@ -57,16 +63,22 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         max_pieces: args.pieces,
         only: args.slice,
         quiet: args.quiet,
+        memory: args.memory,
     };
     let report = build::<V>(&options, &mut |group| {
         let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
         let seconds = group.elapsed.as_secs_f64();
         println!(
-            "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s",
+            "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s{}",
             names.join(" "),
             group.positions,
             seconds,
-            group.positions as f64 / seconds.max(1e-9)
+            group.positions as f64 / seconds.max(1e-9),
+            if group.spilled {
+                " (sub-slices spilled to disk)"
+            } else {
+                ""
+            }
         );
     })
     .context("generation failed")?;

@@ -69,6 +69,7 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
         max_pieces: pieces,
         only: None,
         quiet: true,
+        memory: None,
     };
     build::<V>(&options, &mut |_| {}).unwrap();
     for name in extra {
@@ -92,6 +93,7 @@ pub fn build_rule_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str], se
         max_pieces: pieces,
         only: None,
         quiet: true,
+        memory: None,
     };
     let options = damka_gen::RuleBuildOptions {
         tables: tables.clone(),

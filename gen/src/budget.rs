@@ -1,0 +1,162 @@
+//! The memory budget of a build: how a size is written (`--memory 4G`), the
+//! default (the memory the system has available, less a margin), and what each
+//! solve group needs, in memory or with its sub-slices spilled to disk
+//! ([`crate::values`]).
+//!
+//! A group's need is counted from the indexer's sizes before anything is
+//! allocated:
+//!
+//! - values: 2 bytes and a capture bit per position of the group, or only of the
+//!   largest pair of adjacent sub-slices (both slices) when it spills;
+//! - the working cells of one unit per thread ([`UNIT_BYTES`] per position);
+//! - the dependencies, decoded at one byte per position (two if a table needs
+//!   them, which the build checks once they are decoded);
+//! - a fixed allowance for the program, the threads and the table writer.
+
+use damka_formats::{dependencies, Slice, SliceIndexer, Variant};
+
+use crate::error::GenError;
+
+/// Bytes per position of a unit while it is solved: its cell (8 bytes) and the
+/// queue entries that point at it (measured below 8 on average).
+pub const UNIT_BYTES: u64 = 16;
+/// The program, thread stacks, the table writer's batches and allocator slack.
+pub const FIXED_BYTES: u64 = 48 << 20;
+/// The default budget keeps this share of the available memory free.
+const MARGIN_SHARE: u64 = 8;
+/// ... and at least this much.
+const MARGIN_MIN: u64 = 256 << 20;
+
+/// Parses a size such as `600M`, `4G`, `1.5G`, `512KiB` or `1048576` (bytes).
+/// Multiples are binary: `1K` is 1024 bytes.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: use a number with K, M, G or T"
+            ))
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: use a number with K, M, G or T"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(format!("`{text}` is not a usable memory size"));
+    }
+    Ok(bytes as u64)
+}
+
+/// The default budget: `MemAvailable` (Linux) less a margin, or `None` where
+/// the system does not say.
+pub fn default_budget() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    let available = kib * 1024;
+    Some(
+        available
+            - (available / MARGIN_SHARE)
+                .max(MARGIN_MIN)
+                .min(available / 2),
+    )
+}
+
+/// What solving one group needs, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupNeed {
+    /// With every value in memory.
+    pub resident: u64,
+    /// With only two sub-slices in memory.
+    pub spilled: u64,
+    /// Of either, the dependencies' part (at one byte per position).
+    pub dependencies: u64,
+}
+
+/// Bytes of the values and capture bits of `positions` positions.
+fn values_bytes(positions: u64) -> u64 {
+    2 * positions + positions.div_ceil(8)
+}
+
+/// What solving the group headed by `head` needs with `threads` threads.
+pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, GenError> {
+    let indexer = SliceIndexer::<V>::new(head)?;
+    let slots = if head.is_self_mirror() { 1 } else { 2 };
+    let subs = indexer.sub_slices();
+    // The keys descend by one at a time, but a key may be missing: only adjacent
+    // keys are resident together.
+    let largest_pair = subs
+        .iter()
+        .map(|s| {
+            let above = subs
+                .iter()
+                .find(|t| t.key == s.key + 1)
+                .map_or(0, |t| t.positions);
+            s.positions + above
+        })
+        .max()
+        .unwrap_or(0);
+    let unit = slots * indexer.king_placements();
+    let working = UNIT_BYTES * unit * threads.min(units_at_once(&indexer)) as u64;
+    let mut deps = 0;
+    for dep in dependencies(head) {
+        deps += SliceIndexer::<V>::new(dep)?.size();
+    }
+    let common = working + deps + FIXED_BYTES;
+    Ok(GroupNeed {
+        resident: values_bytes(slots * indexer.size()) + common,
+        spilled: values_bytes(slots * largest_pair) + common,
+        dependencies: deps,
+    })
+}
+
+/// At most how many units are solved at once: a unit is a men placement of the
+/// slice with its flip in the mirror.
+fn units_at_once<V: Variant>(indexer: &SliceIndexer<V>) -> usize {
+    usize::try_from(indexer.men_placements())
+        .unwrap_or(usize::MAX)
+        .max(1)
+}
+
+/// Mebibytes, rounded up.
+pub fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damka_formats::Russian;
+
+    #[test]
+    fn sizes_parse_with_binary_multiples() {
+        assert_eq!(parse_size("600M"), Ok(600 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("4gib"), Ok(4 << 30));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("512K"), Ok(512 << 10));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        for bad in ["", "G", "4X", "-1G", "0", "1e9"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn spilling_needs_less_than_keeping_everything() {
+        let need = group_need::<Russian>("2M2K-1M1K".parse().unwrap(), 2).unwrap();
+        assert!(need.spilled < need.resident);
+        // Kings only: one sub-slice, nothing to gain.
+        let need = group_need::<Russian>("0M3K-0M1K".parse().unwrap(), 2).unwrap();
+        assert_eq!(need.spilled, need.resident);
+    }
+}

@@ -1,0 +1,296 @@
+//! The solved values of one slice of a solve group, kept by sub-slice so that a
+//! group larger than the memory budget can be solved with only two sub-slices in
+//! memory.
+//!
+//! Solving key `k` reads only key `k` (king moves) and key `k + 1` of the mirror
+//! slice (quiet man moves, [`damka_formats::subslice`]). So once key `k` is solved,
+//! key `k + 1` is never read again by the solve, and [`SlotValues::spill`] may
+//! write it to a temporary file and free it. Writing the tables afterwards reads
+//! every block back, from memory or from that file, in index order
+//! ([`SlotValues`] is a [`ValueSource`]), so the files come out the same whether
+//! or not anything was spilled.
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+
+use bitvec::vec::BitVec;
+use damka_formats::{SliceIndexer, Variant};
+
+use crate::error::GenError;
+use crate::store::ValueSource;
+
+/// Where the values of one sub-slice are.
+enum Place {
+    /// Not allocated yet.
+    Absent,
+    /// In memory: a raw value and a capture bit per position, blocks in the
+    /// order of their ordinal within the key.
+    Resident {
+        values: Vec<AtomicU16>,
+        captures: Vec<AtomicU64>,
+    },
+    /// In the spill file, from byte `offset`: the values (little-endian `u16`),
+    /// then the capture words (little-endian `u64`).
+    Spilled { offset: u64 },
+}
+
+/// The values of one slice, by sub-slice.
+pub struct SlotValues {
+    /// Positions per block.
+    block: usize,
+    /// Per men index: its key and its ordinal among the blocks of that key.
+    blocks: Vec<(u32, u32)>,
+    /// Blocks per key.
+    counts: Vec<u32>,
+    /// Per key.
+    places: Vec<Place>,
+    /// Where spilled keys go, created on the first spill.
+    spill_path: PathBuf,
+    /// The spill file, once something was spilled, and its length.
+    spill: Option<(File, u64)>,
+}
+
+impl SlotValues {
+    /// Empty storage for the slice of `indexer`; spilled keys go to `spill_path`.
+    pub fn new<V: Variant>(indexer: &SliceIndexer<V>, spill_path: PathBuf) -> SlotValues {
+        let keys = indexer.sub_slices();
+        let top = keys.iter().map(|s| s.key as usize).max().unwrap_or(0);
+        let mut counts = vec![0u32; top + 1];
+        let mut blocks = vec![(0, 0); indexer.men_placements() as usize];
+        for sub in &keys {
+            for men in indexer.men_indices(sub.key) {
+                blocks[men.index as usize] = (sub.key, 0);
+            }
+        }
+        // Ordinals in men-index order within each key, so that a spilled key is
+        // read back in increasing offsets when the tables are written.
+        for entry in blocks.iter_mut() {
+            let count = &mut counts[entry.0 as usize];
+            entry.1 = *count;
+            *count += 1;
+        }
+        let places = (0..=top).map(|_| Place::Absent).collect();
+        SlotValues {
+            block: indexer.king_placements() as usize,
+            blocks,
+            counts,
+            places,
+            spill_path,
+            spill: None,
+        }
+    }
+
+    /// Positions of key `key`.
+    pub fn key_positions(&self, key: u32) -> u64 {
+        u64::from(self.counts.get(key as usize).copied().unwrap_or(0)) * self.block as u64
+    }
+
+    /// Allocates key `key` in memory (every value a draw, no capture).
+    pub fn allocate(&mut self, key: u32) {
+        let n = self.key_positions(key) as usize;
+        let mut values = Vec::with_capacity(n);
+        values.resize_with(n, || AtomicU16::new(0));
+        let mut captures = Vec::with_capacity(n.div_ceil(64));
+        captures.resize_with(n.div_ceil(64), || AtomicU64::new(0));
+        self.places[key as usize] = Place::Resident { values, captures };
+    }
+
+    /// Writes key `key` to the spill file and frees its memory (nothing to do
+    /// if it is not in memory).
+    pub fn spill(&mut self, key: u32) -> Result<(), GenError> {
+        let Some(place) = self.places.get_mut(key as usize) else {
+            return Ok(());
+        };
+        if !matches!(place, Place::Resident { .. }) {
+            return Ok(());
+        }
+        let Place::Resident { values, captures } = std::mem::replace(place, Place::Absent) else {
+            unreachable!("checked above");
+        };
+        let path = self.spill_path.clone();
+        let fail = |e: std::io::Error| GenError::Write {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        if self.spill.is_none() {
+            let file = fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&path)
+                .map_err(fail)?;
+            self.spill = Some((file, 0));
+        }
+        let (file, end) = self.spill.as_mut().expect("opened above");
+        let offset = *end;
+        let mut out = BufWriter::new(&*file);
+        for v in &values {
+            out.write_all(&v.load(Ordering::Relaxed).to_le_bytes())
+                .map_err(fail)?;
+        }
+        for w in &captures {
+            out.write_all(&w.load(Ordering::Relaxed).to_le_bytes())
+                .map_err(fail)?;
+        }
+        out.flush().map_err(fail)?;
+        *end += 2 * values.len() as u64 + 8 * captures.len() as u64;
+        self.places[key as usize] = Place::Spilled { offset };
+        Ok(())
+    }
+
+    /// Spills every key above `key` that is still in memory.
+    pub fn spill_above(&mut self, key: u32) -> Result<(), GenError> {
+        for above in key + 1..self.places.len() as u32 {
+            self.spill(above)?;
+        }
+        Ok(())
+    }
+
+    /// Frees every key, in memory or spilled, and removes the spill file.
+    pub fn discard(&mut self) {
+        for place in &mut self.places {
+            *place = Place::Absent;
+        }
+        if self.spill.take().is_some() {
+            let _ = fs::remove_file(&self.spill_path);
+        }
+    }
+
+    /// The values and capture words of the resident key of the block of
+    /// `index`, with the block's offset into them.
+    #[inline]
+    fn resident(&self, index: usize) -> (&[AtomicU16], &[AtomicU64], usize) {
+        let (key, ordinal) = self.blocks[index / self.block];
+        match &self.places[key as usize] {
+            Place::Resident { values, captures } => (
+                values,
+                captures,
+                ordinal as usize * self.block + index % self.block,
+            ),
+            _ => unreachable!("the solve reads only the two resident sub-slices"),
+        }
+    }
+
+    /// The raw value at `index`, whose sub-slice must be in memory.
+    #[inline]
+    pub fn get(&self, index: usize) -> u16 {
+        let (values, _, at) = self.resident(index);
+        values[at].load(Ordering::Relaxed)
+    }
+
+    /// Stores the raw value at `index` and whether its side to move must
+    /// capture; its sub-slice must be in memory.
+    #[inline]
+    pub fn set(&self, index: usize, value: u16, capture: bool) {
+        let (values, captures, at) = self.resident(index);
+        values[at].store(value, Ordering::Relaxed);
+        if capture {
+            captures[at / 64].fetch_or(1 << (at % 64), Ordering::Relaxed);
+        }
+    }
+
+    /// Every value and capture bit, by index (for callers that want them all in
+    /// memory, such as the rule tables' solve).
+    pub fn to_vecs(&self) -> Result<(Vec<u16>, BitVec<u64>), GenError> {
+        let n = self.blocks.len() * self.block;
+        let mut values = vec![0u16; n];
+        let mut captures = BitVec::repeat(false, n);
+        self.read_into(0..n, &mut values, &mut captures)?;
+        Ok((values, captures))
+    }
+
+    /// Reads `range` into `values` and `captures` (as long as the range).
+    fn read_into(
+        &self,
+        range: Range<usize>,
+        values: &mut [u16],
+        captures: &mut BitVec<u64>,
+    ) -> Result<(), GenError> {
+        let mut at = range.start;
+        while at < range.end {
+            let (key, ordinal) = self.blocks[at / self.block];
+            let offset = at % self.block;
+            let len = (self.block - offset).min(range.end - at);
+            let first = ordinal as usize * self.block + offset;
+            let out = at - range.start;
+            match &self.places[key as usize] {
+                Place::Resident {
+                    values: v,
+                    captures: c,
+                } => {
+                    for i in 0..len {
+                        values[out + i] = v[first + i].load(Ordering::Relaxed);
+                        let bit = first + i;
+                        let set = c[bit / 64].load(Ordering::Relaxed) >> (bit % 64) & 1 != 0;
+                        captures.set(out + i, set);
+                    }
+                }
+                Place::Spilled { offset: base } => {
+                    self.read_spilled(*base, first, &mut values[out..out + len])?;
+                    let words = self.key_positions(key).div_ceil(64) as usize;
+                    let word_base = base + 2 * self.key_positions(key);
+                    let (w0, w1) = (first / 64, (first + len - 1) / 64);
+                    let mut buf = vec![0u8; 8 * (w1 - w0 + 1)];
+                    debug_assert!(w1 < words);
+                    self.read_at(&mut buf, word_base + 8 * w0 as u64)?;
+                    for i in 0..len {
+                        let bit = first + i - 64 * w0;
+                        let word = u64::from_le_bytes(
+                            buf[8 * (bit / 64)..8 * (bit / 64) + 8]
+                                .try_into()
+                                .expect("8 bytes"),
+                        );
+                        captures.set(out + i, word >> (bit % 64) & 1 != 0);
+                    }
+                }
+                Place::Absent => unreachable!("every key is solved before the tables are written"),
+            }
+            at += len;
+        }
+        Ok(())
+    }
+
+    /// Reads the spilled values `first..first + out.len()` of the key at `base`.
+    fn read_spilled(&self, base: u64, first: usize, out: &mut [u16]) -> Result<(), GenError> {
+        let mut buf = vec![0u8; 2 * out.len()];
+        self.read_at(&mut buf, base + 2 * first as u64)?;
+        for (o, pair) in out.iter_mut().zip(buf.chunks_exact(2)) {
+            *o = u16::from_le_bytes([pair[0], pair[1]]);
+        }
+        Ok(())
+    }
+
+    /// Reads `buf.len()` bytes of the spill file at `offset`.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> Result<(), GenError> {
+        let (file, _) = self.spill.as_ref().expect("a spilled key has a spill file");
+        file.read_exact_at(buf, offset)
+            .map_err(|e| GenError::Write {
+                path: self.spill_path.clone(),
+                message: e.to_string(),
+            })
+    }
+}
+
+impl ValueSource for SlotValues {
+    fn len(&self) -> usize {
+        self.blocks.len() * self.block
+    }
+
+    fn read(&self, range: Range<usize>) -> Result<(Vec<u16>, BitVec<u64>), GenError> {
+        let mut values = vec![0u16; range.len()];
+        let mut captures = BitVec::repeat(false, range.len());
+        self.read_into(range, &mut values, &mut captures)?;
+        Ok((values, captures))
+    }
+}
+
+impl Drop for SlotValues {
+    fn drop(&mut self) {
+        self.discard();
+    }
+}

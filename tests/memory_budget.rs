@@ -1,0 +1,199 @@
+//! The memory budget of `damka gen`: groups solved with their sub-slices spilled
+//! to disk write the same bytes as groups solved in memory, a budget too small
+//! for any group is refused before anything is built (naming the smallest budget
+//! that works), and a build killed in the middle of a group resumes to the same
+//! bytes.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{damka, temp_dir};
+use damka_formats::{build_order, dependencies, Russian, Slice};
+use damka_gen::solve::{Dtw, Group};
+use damka_gen::store::{FileStore, SolvedSlice, TableStore};
+use damka_probe::Tablebase;
+
+/// Every file of `dir/russian`, sorted by name, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir.join("russian"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn spilled_groups_write_the_same_bytes() {
+    let reference = temp_dir("budget-reference");
+    let r = damka(
+        &[
+            "gen",
+            "--variant",
+            "russian",
+            "--pieces",
+            "4",
+            "--quiet",
+            "--dir",
+            reference.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(r.ok, "{}", r.err);
+    let tablebase = Tablebase::<Russian>::new(&reference);
+    let spilled = temp_dir("budget-spilled");
+    let store = FileStore::new(
+        &spilled.join("russian"),
+        damka_formats::VariantKind::Russian,
+    )
+    .unwrap();
+    let mut heads: Vec<Slice> = Vec::new();
+    for slice in build_order::<Russian>(4) {
+        if !heads.contains(&slice.mirror()) {
+            heads.push(slice);
+        }
+    }
+    let mut several_keys = 0;
+    for head in heads {
+        let deps = dependencies(head)
+            .into_iter()
+            .map(|d| tablebase.slice_table(d).unwrap())
+            .collect();
+        let mut group = Group::with_spill(head, Dtw::<Russian>::new(deps), Some(&spilled)).unwrap();
+        group.solve(&|_| {}).unwrap();
+        let slots = group.into_slots();
+        if head.men() > 0 {
+            several_keys += 1;
+        }
+        let tables: Vec<SolvedSlice<'_>> = slots.iter().map(|s| (s.slice(), s.values())).collect();
+        store.write_group(&tables).unwrap();
+        drop(slots);
+        let leftovers: Vec<_> = std::fs::read_dir(&spilled)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "spill files left after {head}");
+    }
+    assert!(several_keys > 10);
+    let (a, b) = (files(&reference), files(&spilled));
+    assert_eq!(a.len(), b.len());
+    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+        assert_eq!(name_a, name_b);
+        assert!(bytes_a == bytes_b, "{name_a} differs when spilled");
+    }
+    std::fs::remove_dir_all(&reference).unwrap();
+    std::fs::remove_dir_all(&spilled).unwrap();
+}
+
+#[test]
+fn a_budget_too_small_is_refused_before_building() {
+    let dir = temp_dir("budget-small");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "gen",
+        "--variant",
+        "russian",
+        "--pieces",
+        "4",
+        "--quiet",
+        "--dir",
+        d,
+    ];
+    let r = damka(&[&args[..], &["--memory", "1M"]].concat(), "");
+    assert!(!r.ok);
+    assert!(r.err.contains("memory budget (1 MiB"), "{}", r.err);
+    assert!(r.err.contains("the smallest budget"), "{}", r.err);
+    // The budget it names works.
+    let smallest = r
+        .err
+        .split("--memory ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the message names a --memory value")
+        .to_string();
+    assert!(!dir.join("russian").exists() || files(&dir).is_empty());
+    let r = damka(&[&args[..], &["--memory", &smallest]].concat(), "");
+    assert!(r.ok, "{}", r.err);
+    for bad in ["lots", "12X", "0"] {
+        let r = damka(&[&args[..], &["--memory", bad]].concat(), "");
+        assert!(!r.ok && r.err.contains("size"), "{bad}: {}", r.err);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
+    let reference = temp_dir("resume-reference");
+    let killed = temp_dir("resume-killed");
+    let gen = |dir: &Path| {
+        vec![
+            "gen".to_string(),
+            "--variant".into(),
+            "russian".into(),
+            "--pieces".into(),
+            "4".into(),
+            "--quiet".into(),
+            "--dir".into(),
+            dir.to_str().unwrap().into(),
+        ]
+    };
+    let r = damka(
+        &gen(&reference)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert!(r.ok, "{}", r.err);
+    // Kill the build as soon as a table is half written (a temporary file is
+    // there), several times, resuming in between.
+    let mut kills = 0;
+    for _ in 0..3 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(gen(&killed))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        loop {
+            let partial = std::fs::read_dir(killed.join("russian"))
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok())
+                        .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+                })
+                .unwrap_or(false);
+            if partial {
+                child.kill().unwrap();
+                kills += 1;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() || started.elapsed() > Duration::from_secs(60) {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        child.wait().unwrap();
+    }
+    assert!(kills > 0, "the build was never caught mid-table");
+    let r = damka(
+        &gen(&killed).iter().map(String::as_str).collect::<Vec<_>>(),
+        "",
+    );
+    assert!(r.ok, "{}", r.err);
+    // Every table is there, byte for byte, and no temporary file is left.
+    assert!(files(&killed) == files(&reference));
+    std::fs::remove_dir_all(&reference).unwrap();
+    std::fs::remove_dir_all(&killed).unwrap();
+}
