@@ -81,6 +81,9 @@ pub struct GroupNeed {
     pub spilled: u64,
     /// Of either, the dependencies' part (at one byte per position).
     pub dependencies: u64,
+    /// Positions of the group's largest unit (a men placement and its flip),
+    /// solved in memory in any case.
+    pub unit_positions: u64,
 }
 
 /// Bytes of the values and capture bits of `positions` positions.
@@ -117,6 +120,7 @@ pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, 
         resident: values_bytes(slots * indexer.size()) + common,
         spilled: values_bytes(slots * largest_pair) + common,
         dependencies: deps,
+        unit_positions: unit,
     })
 }
 

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use damka_formats::{summaries, International, Russian, Slice, SliceSummary, Variant, VariantKind};
+use damka_gen::budget::group_need;
 
 /// Arguments of `damka slices`.
 #[derive(Debug, clap::Args)]
@@ -26,6 +27,19 @@ struct SliceRecord<'a> {
     positions: u64,
     sub_slices: usize,
     dependencies: &'a [Slice],
+    memory: Memory,
+}
+
+/// What solving the slice's group (it and its mirror) takes, in bytes, with one
+/// unit per thread (`damka_gen::budget`).
+#[derive(serde::Serialize, Clone, Copy)]
+struct Memory {
+    /// Every value in memory.
+    resident: u64,
+    /// Sub-slices spilled to disk: the least `damka gen --memory` that builds it.
+    spilled: u64,
+    /// Positions of its largest unit.
+    unit_positions: u64,
 }
 
 /// The last line of `--json` output.
@@ -34,11 +48,13 @@ struct TotalRecord {
     total: Totals,
 }
 
-/// How many slices and positions were listed.
+/// How many slices and positions were listed, and the group that needs the most
+/// memory.
 #[derive(serde::Serialize)]
 struct Totals {
     slices: usize,
     positions: u128,
+    largest_need: Option<(Slice, u64)>,
 }
 
 /// Prints every slice with at most `--pieces` pieces in build order, then
@@ -49,7 +65,27 @@ pub fn run(args: &SlicesArgs) -> anyhow::Result<ExitCode> {
         VariantKind::International => list::<International>(args.pieces)?,
     };
     let positions: u128 = list.iter().map(|s| u128::from(s.positions)).sum();
-    for summary in &list {
+    let threads = rayon::current_num_threads();
+    let needs = list
+        .iter()
+        .map(|s| {
+            let need = match args.variant {
+                VariantKind::Russian => group_need::<Russian>(s.slice, threads),
+                VariantKind::International => group_need::<International>(s.slice, threads),
+            }?;
+            Ok(Memory {
+                resident: need.resident,
+                spilled: need.spilled,
+                unit_positions: need.unit_positions,
+            })
+        })
+        .collect::<Result<Vec<_>, damka_gen::GenError>>()?;
+    let largest_need = list
+        .iter()
+        .zip(&needs)
+        .max_by_key(|(_, m)| m.spilled)
+        .map(|(s, m)| (s.slice, m.spilled));
+    for (summary, &memory) in list.iter().zip(&needs) {
         if args.json {
             let record = SliceRecord {
                 name: summary.slice,
@@ -57,6 +93,7 @@ pub fn run(args: &SlicesArgs) -> anyhow::Result<ExitCode> {
                 positions: summary.positions,
                 sub_slices: summary.sub_slices.len(),
                 dependencies: &summary.dependencies,
+                memory,
             };
             println!("{}", serde_json::to_string(&record)?);
         } else {
@@ -80,6 +117,7 @@ pub fn run(args: &SlicesArgs) -> anyhow::Result<ExitCode> {
             total: Totals {
                 slices: list.len(),
                 positions,
+                largest_need,
             },
         };
         println!("{}", serde_json::to_string(&total)?);
