@@ -32,22 +32,38 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The arguments of `damka gen` building Russian up to 4 pieces into `dir`.
+fn gen_args(dir: &Path) -> Vec<String> {
+    [
+        "gen",
+        "--variant",
+        "russian",
+        "--pieces",
+        "4",
+        "--quiet",
+        "--dir",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([dir.to_str().unwrap().to_string()])
+    .collect()
+}
+
+/// Runs `damka gen` building Russian up to 4 pieces into `dir`, with `extra`.
+fn gen(dir: &Path, extra: &[&str]) -> common::Run {
+    let args = gen_args(dir);
+    let args: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .chain(extra.iter().copied())
+        .collect();
+    damka(&args, "")
+}
+
 #[test]
 fn spilled_groups_write_the_same_bytes() {
     let reference = temp_dir("budget-reference");
-    let r = damka(
-        &[
-            "gen",
-            "--variant",
-            "russian",
-            "--pieces",
-            "4",
-            "--quiet",
-            "--dir",
-            reference.to_str().unwrap(),
-        ],
-        "",
-    );
+    let r = gen(&reference, &[]);
     assert!(r.ok, "{}", r.err);
     let tablebase = Tablebase::<Russian>::new(&reference);
     let spilled = temp_dir("budget-spilled");
@@ -98,18 +114,7 @@ fn spilled_groups_write_the_same_bytes() {
 #[test]
 fn a_budget_too_small_is_refused_before_building() {
     let dir = temp_dir("budget-small");
-    let d = dir.to_str().unwrap();
-    let args = [
-        "gen",
-        "--variant",
-        "russian",
-        "--pieces",
-        "4",
-        "--quiet",
-        "--dir",
-        d,
-    ];
-    let r = damka(&[&args[..], &["--memory", "1M"]].concat(), "");
+    let r = gen(&dir, &["--memory", "1M"]);
     assert!(!r.ok);
     assert!(r.err.contains("memory budget (1 MiB"), "{}", r.err);
     assert!(r.err.contains("the smallest budget"), "{}", r.err);
@@ -122,10 +127,10 @@ fn a_budget_too_small_is_refused_before_building() {
         .expect("the message names a --memory value")
         .to_string();
     assert!(!dir.join("russian").exists() || files(&dir).is_empty());
-    let r = damka(&[&args[..], &["--memory", &smallest]].concat(), "");
+    let r = gen(&dir, &["--memory", &smallest]);
     assert!(r.ok, "{}", r.err);
     for bad in ["lots", "12X", "0"] {
-        let r = damka(&[&args[..], &["--memory", bad]].concat(), "");
+        let r = gen(&dir, &["--memory", bad]);
         assert!(!r.ok && r.err.contains("size"), "{bad}: {}", r.err);
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -135,32 +140,14 @@ fn a_budget_too_small_is_refused_before_building() {
 fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
     let reference = temp_dir("resume-reference");
     let killed = temp_dir("resume-killed");
-    let gen = |dir: &Path| {
-        vec![
-            "gen".to_string(),
-            "--variant".into(),
-            "russian".into(),
-            "--pieces".into(),
-            "4".into(),
-            "--quiet".into(),
-            "--dir".into(),
-            dir.to_str().unwrap().into(),
-        ]
-    };
-    let r = damka(
-        &gen(&reference)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-        "",
-    );
+    let r = gen(&reference, &[]);
     assert!(r.ok, "{}", r.err);
     // Kill the build as soon as a table is half written (a temporary file is
     // there), several times, resuming in between.
     let mut kills = 0;
     for _ in 0..3 {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-            .args(gen(&killed))
+            .args(gen_args(&killed))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -187,10 +174,7 @@ fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
         child.wait().unwrap();
     }
     assert!(kills > 0, "the build was never caught mid-table");
-    let r = damka(
-        &gen(&killed).iter().map(String::as_str).collect::<Vec<_>>(),
-        "",
-    );
+    let r = gen(&killed, &[]);
     assert!(r.ok, "{}", r.err);
     // Every table is there, byte for byte, and no temporary file is left.
     assert!(files(&killed) == files(&reference));

@@ -218,7 +218,9 @@ mod tests {
         let k = indexer.king_placements();
         let blocks = indexer.men_placements();
         for men in [0, blocks / 3, blocks - 1] {
-            for start in [0, 1, k / 2, k - 1] {
+            let mut starts = vec![0, 1.min(k - 1), k / 2, k - 1];
+            starts.dedup();
+            for start in starts {
                 let walked: Vec<_> = BlockWalk::new(&indexer, men, start).collect();
                 assert_eq!(walked.len() as u64, k - start, "{name} block {men}");
                 let ranks = BlockRanks::new(&indexer, men);

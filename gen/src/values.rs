@@ -55,8 +55,10 @@ pub struct SlotValues {
 }
 
 impl SlotValues {
-    /// Empty storage for the slice of `indexer`; spilled keys go to `spill_path`.
+    /// Empty storage for the slice of `indexer`; spilled keys go to `spill_path`
+    /// (a file left there by a killed build is removed).
     pub fn new<V: Variant>(indexer: &SliceIndexer<V>, spill_path: PathBuf) -> SlotValues {
+        let _ = fs::remove_file(&spill_path);
         let keys = indexer.sub_slices();
         let top = keys.iter().map(|s| s.key as usize).max().unwrap_or(0);
         let mut counts = vec![0u32; top + 1];
