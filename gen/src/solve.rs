@@ -202,9 +202,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 .join(format!("{}.values.tmp", s.name()));
             let mut values = SlotValues::new(&indexer, spill_path);
             if spill_dir.is_none() {
-                for sub in indexer.sub_slices() {
-                    values.allocate(sub.key);
-                }
+                values.allocate_all();
             }
             slots.push(Slot { indexer, values });
         }
@@ -330,23 +328,41 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 push(&mut buckets, local as u32, first);
             }
         }
+        // Scratch lists of the single-threaded path, kept across plies.
+        let (mut updates, mut pushed, mut spare) = (Vec::new(), Vec::new(), Vec::new());
         let mut ply = 0;
         while ply < buckets.len() {
-            let items = std::mem::take(&mut buckets[ply]);
+            let items = std::mem::replace(&mut buckets[ply], std::mem::take(&mut spare));
             // A ply's frontier is processed in parallel when it is large (a
             // kings-only slice is one unit, so this is its only parallelism);
             // every push goes to a later ply, so the order does not matter.
             let state = (cells.as_slice(), ranks.as_slice());
-            let pushed: Vec<Vec<(u32, u16)>> = if items.len() >= PARALLEL_FRONTIER {
-                items
+            if items.len() >= PARALLEL_FRONTIER {
+                let pushed: Vec<Vec<(u32, u16)>> = items
                     .par_chunks(FRONTIER_CHUNK)
-                    .map(|chunk| self.settle(unit, state, chunk, ply as u16, true))
-                    .collect()
+                    .map(|chunk| {
+                        let mut pushed = Vec::new();
+                        let scratch = (&mut Vec::new(), &mut pushed);
+                        self.settle(unit, state, chunk, ply as u16, true, scratch);
+                        pushed
+                    })
+                    .collect();
+                for (local, at) in pushed.into_iter().flatten() {
+                    push(&mut buckets, local, at);
+                }
             } else {
-                vec![self.settle(unit, state, &items, ply as u16, false)]
-            };
-            for (local, at) in pushed.into_iter().flatten() {
-                push(&mut buckets, local, at);
+                pushed.clear();
+                let scratch = (&mut updates, &mut pushed);
+                self.settle(unit, state, &items, ply as u16, false, scratch);
+                for &(local, at) in &pushed {
+                    push(&mut buckets, local, at);
+                }
+            }
+            // The ply's list is not needed again: keep its memory for the next.
+            let mut items = items;
+            items.clear();
+            if spare.capacity() < items.capacity() {
+                spare = items;
             }
             ply += 1;
         }
@@ -366,10 +382,11 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     }
 
     /// Decides the positions `items` of the frontier at `ply` (those not decided
-    /// already) and updates their predecessors; returns the positions to queue,
-    /// with their plies. `shared`: other threads settle the same unit at once,
-    /// so the updates must be atomic read-modify-writes; alone, plain loads and
-    /// stores let the processor overlap the cache misses of many predecessors.
+    /// already) and updates their predecessors; appends the positions to queue,
+    /// with their plies, to `pushed` (`updates` is scratch). `shared`: other
+    /// threads settle the same unit at once, so the updates must be atomic
+    /// read-modify-writes; alone, plain loads and stores let the processor
+    /// overlap the cache misses of many predecessors.
     fn settle(
         &self,
         unit: &Unit,
@@ -377,10 +394,9 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         items: &[u32],
         ply: u16,
         shared: bool,
-    ) -> Vec<(u32, u16)> {
+        (updates, pushed): Scratch<'_>,
+    ) {
         let k = self.block_size() as usize;
-        let mut pushed = Vec::new();
-        let mut updates: Vec<(u32, bool)> = Vec::new();
         for batch in items.chunks(SETTLE_BATCH) {
             // First decide the batch and list its predecessors, prefetching each
             // cell; then update them, so that their cache misses overlap.
@@ -416,7 +432,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     updates.push((q as u32, won));
                 });
             }
-            for &(q, won) in &updates {
+            for &(q, won) in updates.iter() {
                 let cell = &cells[q as usize];
                 let flags = cell.flags.load(Ordering::Relaxed);
                 if cell.value.load(Ordering::Relaxed) != 0 || flags & CAPTURE != 0 {
@@ -445,7 +461,6 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 }
             }
         }
-        pushed
     }
 
     /// The forward pass of a unit (see the module docs), in parallel chunks, each
@@ -602,6 +617,10 @@ impl Cell {
         *self.first_ply.get_mut() = first;
     }
 }
+
+/// Scratch lists of the backward pass: predecessor updates `(position, won)`
+/// and positions to queue `(position, ply)`.
+type Scratch<'a> = (&'a mut Vec<(u32, bool)>, &'a mut Vec<(u32, u16)>);
 
 /// Queues `local` at `ply`.
 fn push(buckets: &mut Vec<Vec<u32>>, local: u32, ply: u16) {

@@ -52,6 +52,9 @@ pub struct SlotValues {
     spill_path: PathBuf,
     /// The spill file, once something was spilled, and its length.
     spill: Option<(File, u64)>,
+    /// With [`SlotValues::allocate_all`]: every value and capture bit by index,
+    /// read and written directly (no key lookup on the solver's hot path).
+    flat: Option<(Vec<AtomicU16>, Vec<AtomicU64>)>,
 }
 
 impl SlotValues {
@@ -83,6 +86,7 @@ impl SlotValues {
             places,
             spill_path,
             spill: None,
+            flat: None,
         }
     }
 
@@ -91,13 +95,16 @@ impl SlotValues {
         u64::from(self.counts.get(key as usize).copied().unwrap_or(0)) * self.block as u64
     }
 
+    /// Allocates every key in memory at once, in index order (for a group that
+    /// fits the budget: it is never spilled).
+    pub fn allocate_all(&mut self) {
+        let (values, captures) = zeroed(self.blocks.len() * self.block);
+        self.flat = Some((values, captures));
+    }
+
     /// Allocates key `key` in memory (every value a draw, no capture).
     pub fn allocate(&mut self, key: u32) {
-        let n = self.key_positions(key) as usize;
-        let mut values = Vec::with_capacity(n);
-        values.resize_with(n, || AtomicU16::new(0));
-        let mut captures = Vec::with_capacity(n.div_ceil(64));
-        captures.resize_with(n.div_ceil(64), || AtomicU64::new(0));
+        let (values, captures) = zeroed(self.key_positions(key) as usize);
         self.places[key as usize] = Place::Resident { values, captures };
     }
 
@@ -155,6 +162,7 @@ impl SlotValues {
 
     /// Frees every key, in memory or spilled, and removes the spill file.
     pub fn discard(&mut self) {
+        self.flat = None;
         for place in &mut self.places {
             *place = Place::Absent;
         }
@@ -167,6 +175,9 @@ impl SlotValues {
     /// `index`, with the block's offset into them.
     #[inline]
     fn resident(&self, index: usize) -> (&[AtomicU16], &[AtomicU64], usize) {
+        if let Some((values, captures)) = &self.flat {
+            return (values, captures, index);
+        }
         let (key, ordinal) = self.blocks[index / self.block];
         match &self.places[key as usize] {
             Place::Resident { values, captures } => (
@@ -213,6 +224,13 @@ impl SlotValues {
         values: &mut [u16],
         captures: &mut BitVec<u64>,
     ) -> Result<(), GenError> {
+        if let Some((v, c)) = &self.flat {
+            for (i, at) in range.enumerate() {
+                values[i] = v[at].load(Ordering::Relaxed);
+                captures.set(i, c[at / 64].load(Ordering::Relaxed) >> (at % 64) & 1 != 0);
+            }
+            return Ok(());
+        }
         let mut at = range.start;
         while at < range.end {
             let (key, ordinal) = self.blocks[at / self.block];
@@ -276,6 +294,15 @@ impl SlotValues {
                 message: e.to_string(),
             })
     }
+}
+
+/// `n` draws and `n` clear capture bits.
+fn zeroed(n: usize) -> (Vec<AtomicU16>, Vec<AtomicU64>) {
+    let mut values = Vec::with_capacity(n);
+    values.resize_with(n, || AtomicU16::new(0));
+    let mut captures = Vec::with_capacity(n.div_ceil(64));
+    captures.resize_with(n.div_ceil(64), || AtomicU64::new(0));
+    (values, captures)
 }
 
 impl ValueSource for SlotValues {
