@@ -35,6 +35,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(&args),
@@ -52,5 +53,17 @@ fn main() -> ExitCode {
             eprintln!("damka: error: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Restores the default action of `SIGPIPE`, which Rust programs ignore, so that
+/// `damka slices ... | head` stops quietly when `head` has read enough, like any
+/// Unix filter, instead of panicking in `println!` on the closed pipe.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: sets a signal disposition first thing in `main`, before any other
+    // thread exists; `SIG_DFL` is a valid disposition for `SIGPIPE`.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -69,3 +69,33 @@ fn rejects_a_bad_variant() {
     assert!(!ok);
     assert!(err.contains("unknown variant `chess`"), "{err}");
 }
+
+/// A reader that stops early (`damka slices ... | head -1`) ends the listing
+/// quietly: no panic on the closed pipe. (The listing, 0.9 MB, is far larger
+/// than a pipe's buffer, so the program does write into the closed pipe.)
+#[test]
+fn a_closed_pipe_ends_the_listing_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "slices",
+            "--variant",
+            "international",
+            "--pieces",
+            "12",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("0M1K-0M1K"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
