@@ -1,5 +1,6 @@
-//! Every position of `shared/reference/rule-cases.jsonl` yields exactly the listed
-//! move set, compared as sets of (from, to, captured set, position after).
+//! Every position of `tests/data/rule-cases.jsonl` (reference data from outside
+//! the project, see `tests/data/README.md`) yields exactly the listed move set,
+//! compared as sets of (from, to, captured set, position after).
 
 use std::collections::BTreeSet;
 
@@ -18,7 +19,7 @@ fn name(v: &Value) -> String {
 }
 
 fn reference_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/rule-cases.jsonl")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rule-cases.jsonl")
 }
 
 fn check_case<V: Variant>(case: &Value) {
@@ -70,7 +71,7 @@ fn check_case<V: Variant>(case: &Value) {
 #[test]
 fn every_reference_rule_case_matches() {
     let text = std::fs::read_to_string(reference_path())
-        .expect("shared/reference is beside the repository");
+        .expect("tests/data/rule-cases.jsonl is in the repository");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).unwrap();
