@@ -22,7 +22,7 @@ log="$dir/$variant-$pieces.log"
 mkdir -p "$dir"
 echo "building $variant up to $pieces pieces into $dir (log: $log)"
 /usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" --dir "$dir" \
-    2> >(tee "$log.time" >&2) | tee "$log"
+    2> >(tee -a "$log.time" >&2) | tee -a "$log"
 /usr/bin/time -v ./target/release/damka verify --variant "$variant" --dir "$dir" \
     2> >(tee "$log.verify-time" >&2) | tee -a "$log"
 grep -E "Elapsed|Maximum resident" "$log.time" "$log.verify-time"
