@@ -4,7 +4,7 @@
 //! per second (the solve alone; writing the tables is not timed).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damka_formats::{dependencies, Russian, Slice};
+use damka_core::{dependencies, Russian, Slice};
 use damka_gen::solve::{Dtw, Group};
 use damka_gen::{build, BuildOptions};
 use damka_probe::Tablebase;

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damka_formats::{International, Russian, SliceIndexer, Variant};
+use damka_core::{International, Russian, SliceIndexer, Variant};
 
 /// Positions per measured batch.
 const BATCH: usize = 4096;

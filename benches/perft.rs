@@ -2,17 +2,17 @@
 //! the last ply. Criterion reports elements (leaf nodes) per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damka_formats::{International, Position, Russian, Variant};
-use damka_probe::perft::perft_serial;
+use damka_core::{International, Position, Russian, Variant};
+use damka_core::perft;
 
 fn bench_variant<V: Variant>(c: &mut Criterion, name: &str, fen: &str, depth: u32) {
     let pos: Position<V> = fen.parse().unwrap();
-    let nodes = perft_serial(&pos, depth);
+    let nodes = perft(&pos, depth);
     let mut group = c.benchmark_group("perft");
     group.throughput(Throughput::Elements(nodes));
     group.sample_size(10);
     group.bench_function(format!("{name}/depth{depth}"), |b| {
-        b.iter(|| perft_serial(std::hint::black_box(&pos), depth))
+        b.iter(|| perft(std::hint::black_box(&pos), depth))
     });
     group.finish();
 }

@@ -18,10 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damka_formats::table::{table_file_name, ValueKind};
-use damka_formats::{build_order, Position, Russian, Slice, SliceIndexer};
+use damka_formats::{table::table_file_name, table::ValueKind};
+use damka_core::{build_order, Position, Russian, Slice, SliceIndexer};
 use damka_gen::{build, BuildOptions};
-use damka_probe::{has_capture, Tablebase};
+use damka_core::has_capture;
+use damka_probe::Tablebase;
 
 /// Positions per kind.
 const POSITIONS: usize = 4096;

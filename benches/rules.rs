@@ -18,9 +18,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damka_formats::{build_order, Position, Russian, SliceIndexer};
+use damka_core::{build_order, Position, Russian, SliceIndexer};
 use damka_gen::{build_rules, BuildOptions, RuleBuildOptions};
-use damka_probe::rules::{presets, Counters, RuleTablebase};
+use damka_probe::{rules::presets, rules::Counters, rules::RuleTablebase};
 
 /// Positions probed.
 const POSITIONS: usize = 2048;
@@ -90,7 +90,7 @@ fn rules(c: &mut Criterion) {
     let (dir, temporary) = tables();
     let tables = RuleTablebase::<Russian>::new(&dir, presets::russian());
     let (main_road, positions): (Vec<_>, Vec<_>) = positions().into_iter().partition(|pos| {
-        let material = damka_formats::white_to_move(pos).material();
+        let material = damka_core::white_to_move(pos).material();
         tables.phase(material).unwrap().inexact().is_some()
     });
     let fresh = Counters::new();

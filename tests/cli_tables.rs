@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 
 use common::{damka, Run};
 
-use damka_formats::table::{
-    compress, encode_dtw, pack_wdl, wdl_code, Block, TableHeader, TableWriter, HEADER_LEN,
-};
+use damka_formats::{table::compress, table::encode_dtw, table::pack_wdl, table::wdl_code, table::Block, table::TableHeader, table::TableWriter, table::HEADER_LEN};
 
 /// A fresh directory with the Russian tables of up to 3 pieces.
 fn built(tag: &str) -> PathBuf {
@@ -372,10 +370,10 @@ fn damaged_tables_are_reported_not_misread() {
     assert!(!full.ok);
     assert!(full.out.contains(" wdl "), "{}", full.out);
     let indexer =
-        damka_formats::SliceIndexer::<damka_formats::Russian>::new(name.parse().unwrap()).unwrap();
+        damka_core::SliceIndexer::<damka_core::Russian>::new(name.parse().unwrap()).unwrap();
     std::fs::write(&wdl, &wdl_original).unwrap();
     rewrite(&wdl, |i, code| {
-        if damka_probe::has_capture(&indexer.position(i as u64)) {
+        if damka_core::has_capture(&indexer.position(i as u64)) {
             (code + 1) % 3
         } else {
             code

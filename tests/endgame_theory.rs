@@ -14,8 +14,10 @@
 mod common;
 
 use common::{build_tables, temp_dir};
-use damka_formats::{Color, International, Position, Russian, Slice, SliceIndexer, Variant, Wdl};
-use damka_probe::{has_capture, Tablebase};
+use damka_core::{Color, International, Position, Russian, Slice, SliceIndexer, Variant};
+use damka_formats::Wdl;
+use damka_core::has_capture;
+use damka_probe::Tablebase;
 
 /// Builds everything up to `pieces`, then the slices `names`, in order.
 fn tables<V: Variant>(tag: &str, pieces: u32, names: &[&str]) -> Tablebase<V> {

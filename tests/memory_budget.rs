@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{damka, temp_dir};
-use damka_formats::{build_order, dependencies, Russian, Slice};
+use damka_core::{build_order, dependencies, Russian, Slice};
 use damka_gen::solve::{Dtw, Group};
 use damka_gen::store::{FileStore, SolvedSlice, TableStore};
 use damka_probe::Tablebase;
@@ -69,7 +69,7 @@ fn spilled_groups_write_the_same_bytes() {
     let spilled = temp_dir("budget-spilled");
     let store = FileStore::new(
         &spilled.join("russian"),
-        damka_formats::VariantKind::Russian,
+        damka_core::VariantKind::Russian,
     )
     .unwrap();
     let mut heads: Vec<Slice> = Vec::new();

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{all_positions, build_tables, naive_solve, temp_dir};
-use damka_formats::{International, Position, Russian, Variant};
+use damka_core::{International, Position, Russian, Variant};
 use damka_probe::Tablebase;
 
 /// Builds the tables into a temporary directory and compares every position.

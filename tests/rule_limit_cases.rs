@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use common::rule_cases_data::{RuleCase, Shows, CASES};
 use common::rules_naive::naive_rule_values;
 use common::{all_positions, naive_solve};
-use damka_formats::{International, Position, Russian, SliceIndexer, Variant, VariantKind, Wdl};
-use damka_probe::rules::{Counters, Events, RuleSet};
+use damka_core::{International, Position, Russian, SliceIndexer, Variant, VariantKind};
+use damka_formats::Wdl;
+use damka_probe::{rules::Counters, rules::Events, rules::RuleSet};
 
 /// The value of `case`'s position and counts under `set`, by the naive solver.
 fn solve_case(case: &RuleCase, set: &RuleSet) -> Wdl {

@@ -15,9 +15,10 @@ use common::rule_cases_data::CASES;
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};
 use damka_formats::table::ValueKind;
-use damka_formats::{International, Position, RuleWdl, Russian, Slice, SliceIndexer, Variant, Wdl};
-use damka_probe::has_capture;
-use damka_probe::rules::{Counters, Events, RuleSet, RuleTablebase};
+use damka_core::{International, Position, Russian, Slice, SliceIndexer, Variant};
+use damka_formats::{RuleWdl, Wdl};
+use damka_core::has_capture;
+use damka_probe::{rules::Counters, rules::Events, rules::RuleSet, rules::RuleTablebase};
 
 /// Every White-to-move position of `slice` that is not a capture position.
 fn quiet_positions<V: Variant>(slice: &str) -> Vec<Position<V>> {
@@ -105,7 +106,7 @@ fn saved_by_reset<V: Variant>(
     slice: &str,
     id: &str,
     kept: Events,
-    event: impl Fn(&Position<V>, &damka_probe::Move) -> bool,
+    event: impl Fn(&Position<V>, &damka_core::Move) -> bool,
 ) -> Position<V> {
     let set = tables.set();
     let changed = with_resets(set, id, kept);
@@ -144,7 +145,7 @@ fn probe_cases<V: Variant>(tables: &RuleTablebase<V>) -> usize {
     let mut checked = 0;
     for case in CASES.iter().filter(|c| c.variant == V::KIND) {
         let pos: Position<V> = case.fen.parse().unwrap();
-        let white = damka_formats::white_to_move(&pos);
+        let white = damka_core::white_to_move(&pos);
         let slice = Slice::of(&white).unwrap();
         if !tables.path(slice, ValueKind::Dtc).is_file() {
             continue;
@@ -165,11 +166,11 @@ fn probe_cases<V: Variant>(tables: &RuleTablebase<V>) -> usize {
     checked
 }
 
-fn capture_or_promotion<V: Variant>(_: &Position<V>, mv: &damka_probe::Move) -> bool {
+fn capture_or_promotion<V: Variant>(_: &Position<V>, mv: &damka_core::Move) -> bool {
     mv.is_capture() || mv.is_promotion()
 }
 
-fn man_move<V: Variant>(pos: &Position<V>, mv: &damka_probe::Move) -> bool {
+fn man_move<V: Variant>(pos: &Position<V>, mv: &damka_core::Move) -> bool {
     pos.kings() >> mv.from_bit() & 1 == 0
 }
 
@@ -258,7 +259,7 @@ fn fmjd_rules_i1_to_i3() {
                     .unwrap()
                     .wdl
                     .is_some_and(|w| w.theory() == Wdl::Win)
-                && damka_probe::legal_moves(p).iter().any(|m| m.is_promotion())
+                && damka_core::legal_moves(p).iter().any(|m| m.is_promotion())
                 && naive_rule_values(&restarting, &[(*p, late.clone())]) == [Wdl::Win]
                 && naive_rule_values(set, &[(*p, late)]) == [Wdl::Draw]
         });

@@ -12,8 +12,8 @@ mod common;
 
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};
-use damka_formats::{International, Position, Russian, Slice, SliceIndexer, Variant};
-use damka_probe::rules::{Counters, RuleSet, RuleTablebase};
+use damka_core::{International, Position, Russian, Slice, SliceIndexer, Variant};
+use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
 
 /// Counts to try besides fresh ones: for each counter in force, its limit minus
 /// these plies.
@@ -79,7 +79,7 @@ fn check_all<V: Variant>(set: &str, tag: &str, pieces: u32, extra: &[(&str, usiz
     build_rule_tables::<V>(&dir, 3, &names, set);
     let tables = RuleTablebase::<V>::new(&dir, RuleSet::load_for(set, V::KIND).unwrap());
     let mut checked = 0;
-    for slice in damka_formats::build_order::<V>(pieces) {
+    for slice in damka_core::build_order::<V>(pieces) {
         checked += check(&tables, &positions::<V>(slice, 1));
     }
     for (name, step) in extra {

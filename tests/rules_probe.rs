@@ -5,9 +5,10 @@ mod common;
 
 use common::{build_rule_tables, damka, temp_dir};
 use damka_formats::table::ValueKind;
-use damka_formats::{Color, Position, RuleWdl, Russian, Slice, Wdl};
-use damka_probe::apply;
-use damka_probe::rules::{Counters, RuleSet, RuleTablebase};
+use damka_core::{Color, Position, Russian, Slice};
+use damka_formats::{RuleWdl, Wdl};
+use damka_core::apply;
+use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
 
 /// R1's limit: 15 moves, 30 plies.
 const R1_PLIES: u32 = 30;
@@ -22,7 +23,7 @@ fn petrovs_triangle_is_won_inside_fifteen_moves() {
     let set = RuleSet::preset("russian").unwrap();
     let tables = RuleTablebase::<Russian>::new(&dir, set.clone());
     let slice: Slice = "0M3K-0M1K".parse().unwrap();
-    let indexer = damka_formats::SliceIndexer::<Russian>::new(slice).unwrap();
+    let indexer = damka_core::SliceIndexer::<Russian>::new(slice).unwrap();
     let theory = tables.tablebase().slice_table(slice).unwrap();
     let mut won = Vec::new();
     for index in 0..indexer.size() {
@@ -87,7 +88,7 @@ fn command_line_probe_under_rules() {
     let set = RuleSet::preset("russian").unwrap();
     let tables = RuleTablebase::<Russian>::new(&dir, set);
     let slice: Slice = "0M2K-0M1K".parse().unwrap();
-    let indexer = damka_formats::SliceIndexer::<Russian>::new(slice).unwrap();
+    let indexer = damka_core::SliceIndexer::<Russian>::new(slice).unwrap();
     let pos = (0..indexer.size())
         .map(|i| indexer.position(i))
         .find(|p| {

@@ -12,10 +12,11 @@ mod common;
 use std::path::Path;
 
 use damka_formats::table::ValueKind;
-use damka_formats::{Dtc, RuleWdl, Russian, Slice, Wdl};
+use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_core::{Russian, Slice};
 use damka_gen::store::FileStore;
 use damka_gen::verify_rules::verify_rules;
-use damka_probe::rules::{RuleSet, RuleTablebase, Verdict};
+use damka_probe::{rules::RuleSet, rules::RuleTablebase, rules::Verdict};
 use damka_probe::SliceTable;
 
 use common::rules_naive::naive_rule_values;
@@ -55,7 +56,7 @@ fn tamper(dir: &Path, slice: Slice, kind: ValueKind, index: usize, value: u16) {
     let mut values = table.raw_values().collect::<Vec<_>>();
     assert_ne!(values[index], value, "the tampered value must differ");
     values[index] = value;
-    let store = FileStore::new(&dir.join("russian"), damka_formats::VariantKind::Russian).unwrap();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
     let set = rules.set();
     store
         .write_rule_table(slice, &set.name, set.fingerprint(), kind, &values)

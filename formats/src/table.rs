@@ -11,10 +11,10 @@
 use std::cell::RefCell;
 use std::io::{Seek, SeekFrom, Write};
 
-use crate::position::Material;
-use crate::slice::Slice;
+use damka_core::position::Material;
+use damka_core::slice::Slice;
 use crate::value::{Value, Wdl};
-use crate::variant::VariantKind;
+use damka_core::variant::VariantKind;
 
 /// The magic bytes at the start of every table file.
 pub const MAGIC: [u8; 8] = *b"DAMKA-TB";
@@ -22,7 +22,7 @@ pub const MAGIC: [u8; 8] = *b"DAMKA-TB";
 const MAGIC_V1: [u8; 8] = *b"DAMKATB1";
 /// The format version this code writes and reads.
 pub const FORMAT_VERSION: u32 = 2;
-/// The version of the index scheme of [`crate::index`]; a file built with another
+/// The version of the index scheme of [`damka_core::index`]; a file built with another
 /// scheme numbers its positions differently and must not be read.
 pub const INDEX_SCHEME: u16 = 1;
 /// The header length; the first block starts here.

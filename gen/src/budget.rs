@@ -13,7 +13,7 @@
 //!   them, which the build checks once they are decoded);
 //! - a fixed allowance for the program, the threads and the table writer.
 
-use damka_formats::{dependencies, Slice, SliceIndexer, Variant};
+use damka_core::{dependencies, Slice, SliceIndexer, Variant};
 
 use crate::error::GenError;
 
@@ -140,7 +140,7 @@ pub fn mib(bytes: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damka_formats::Russian;
+    use damka_core::Russian;
 
     #[test]
     fn sizes_parse_with_binary_multiples() {

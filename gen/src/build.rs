@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use damka_formats::{build_order, dependencies, Slice, SliceIndexer, Variant};
+use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::Tablebase;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use damka_formats::IndexError;
+use damka_core::IndexError;
 use damka_probe::ProbeError;
 
 /// Why a build or a verification stopped.

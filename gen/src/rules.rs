@@ -13,11 +13,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use damka_formats::table::ValueKind;
-use damka_formats::{
-    build_order, dependencies, to_fen, Dtc, Material, Position, RuleWdl, Slice, Variant, Wdl,
-};
-use damka_probe::rules::{is_exit, RuleSet, RuleTablebase, Verdict};
-use damka_probe::{Move, SliceTable};
+use damka_core::{build_order, dependencies, to_fen, Material, Position, Slice, Variant};
+use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
+use damka_core::Move;
+use damka_probe::SliceTable;
 use rayon::prelude::*;
 
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};

@@ -3,7 +3,7 @@
 //! # Order
 //!
 //! Blocks (one men placement, all king placements) are solved by sub-slice key,
-//! descending ([`damka_formats::subslice`]): a quiet man move raises the key, so it
+//! descending ([`damka_core::subslice`]): a quiet man move raises the key, so it
 //! always leads to a block already solved. Captures and promotions lead to other
 //! slices, solved before the group. So inside a block only king moves stay
 //! unresolved, and they lead from a block of one slice to the block of its flipped
@@ -31,14 +31,12 @@ use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Arc;
 
 use bitvec::vec::BitVec;
-use damka_formats::position::rotate;
-use damka_formats::{
-    Bits, BlockRanks, BlockWalk, Material, Position, Slice, SliceIndexer, Value, Variant, Wdl,
-};
-use damka_probe::movegen::{
-    count_king_moves, directions, generate_captures, generate_man_moves, has_capture, shift,
-};
-use damka_probe::{apply, Move, SliceTable};
+use damka_core::position::rotate;
+use damka_core::{Bits, BlockRanks, BlockWalk, Material, Position, Slice, SliceIndexer, Variant};
+use damka_formats::{Value, Wdl};
+use damka_core::{movegen::count_king_moves, movegen::directions, movegen::generate_captures, movegen::generate_man_moves, movegen::has_capture, movegen::shift};
+use damka_core::{apply, Move};
+use damka_probe::SliceTable;
 use rayon::prelude::*;
 
 use crate::error::GenError;

@@ -8,9 +8,11 @@
 
 use std::path::Path;
 
-use damka_formats::table::{file_name, hash};
-use damka_formats::{Slice, Value, Variant, Wdl};
-use damka_probe::{has_capture, Tablebase};
+use damka_formats::{table::file_name, table::hash};
+use damka_core::{Slice, Variant};
+use damka_formats::{Value, Wdl};
+use damka_core::has_capture;
+use damka_probe::Tablebase;
 use rayon::prelude::*;
 use serde::Serialize;
 

@@ -11,11 +11,9 @@ use std::path::{Path, PathBuf};
 
 use bitvec::slice::BitSlice;
 use bitvec::vec::BitVec;
-use damka_formats::table::{
-    compress, encode_dtw, pack_wdl, rule_table_file_name, table_file_name, wdl_code, TableWriter,
-    ValueKind,
-};
-use damka_formats::{Slice, Value, VariantKind, Wdl};
+use damka_formats::{table::compress, table::encode_dtw, table::pack_wdl, table::rule_table_file_name, table::table_file_name, table::wdl_code, table::TableWriter, table::ValueKind};
+use damka_core::{Slice, VariantKind};
+use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 
 use crate::error::GenError;

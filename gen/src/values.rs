@@ -3,7 +3,7 @@
 //! memory.
 //!
 //! Solving key `k` reads only key `k` (king moves) and key `k + 1` of the mirror
-//! slice (quiet man moves, [`damka_formats::subslice`]). So once key `k` is solved,
+//! slice (quiet man moves, [`damka_core::subslice`]). So once key `k` is solved,
 //! key `k + 1` is never read again by the solve, and [`SlotValues::spill`] may
 //! write it to a temporary file and free it. Writing the tables afterwards reads
 //! every block back, from memory or from that file, in index order
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 
 use bitvec::vec::BitVec;
-use damka_formats::{SliceIndexer, Variant};
+use damka_core::{SliceIndexer, Variant};
 
 use crate::error::GenError;
 use crate::store::ValueSource;

@@ -16,9 +16,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use damka_formats::table::ValueKind;
-use damka_formats::{Dtc, Position, RuleWdl, Slice, Variant, Wdl};
-use damka_probe::rules::{is_exit, RuleSet, RuleTablebase, Verdict};
-use damka_probe::{apply, generate, SliceTable};
+use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_core::{Position, Slice, Variant};
+use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
+use damka_core::{apply, generate};
+use damka_probe::SliceTable;
 use rayon::prelude::*;
 
 use crate::error::GenError;

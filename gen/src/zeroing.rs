@@ -12,8 +12,10 @@
 
 use std::sync::Arc;
 
-use damka_formats::{Material, Position, RuleWdl, Slice, SliceIndexer, Variant, Wdl};
-use damka_probe::{Move, SliceTable};
+use damka_core::{Material, Position, Slice, SliceIndexer, Variant};
+use damka_formats::{RuleWdl, Wdl};
+use damka_core::Move;
+use damka_probe::SliceTable;
 
 use crate::error::GenError;
 use crate::rules::{decode_dtc, encode_dtc};

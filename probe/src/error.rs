@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use damka_formats::table::TableFormatError;
-use damka_formats::VariantKind;
+use damka_core::VariantKind;
 
 /// Why a probe has no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -24,14 +24,15 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use damka_formats::table::{table_file_name, ValueKind};
-use damka_formats::{white_to_move, Material, Position, Slice, SliceIndexer, Value, Variant, Wdl};
+use damka_formats::{table::table_file_name, table::ValueKind};
+use damka_core::{white_to_move, Material, Position, Slice, SliceIndexer, Variant};
+use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 
 use crate::cache::BlockCache;
 use crate::error::ProbeError;
-use crate::movegen::{generate, has_capture};
-use crate::moves::{apply, Move};
+use damka_core::movegen::{generate, has_capture};
+use damka_core::moves::{apply, Move};
 use crate::table::{Access, TableFile};
 
 /// The most pieces a position may have for the tables to cover it.
@@ -571,7 +572,7 @@ pub(crate) fn decode_table<V: Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damka_formats::Russian;
+    use damka_core::Russian;
 
     #[test]
     fn tablebase_is_send_and_sync() {
@@ -582,7 +583,7 @@ mod tests {
     #[test]
     fn slots_are_distinct_and_bounded() {
         let mut seen = std::collections::HashSet::new();
-        for slice in damka_formats::build_order::<Russian>(MAX_PIECES) {
+        for slice in damka_core::build_order::<Russian>(MAX_PIECES) {
             let slot = slot_of(slice.material()).unwrap();
             assert!(slot < SLOT_BASE.pow(4));
             assert!(seen.insert(slot));

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damka_formats::{International, Russian, Slice, Variant, VariantKind};
+use damka_core::{International, Russian, Slice, Variant, VariantKind};
 use damka_gen::{build, build_rules, BuildOptions, RuleBuildOptions};
 use damka_probe::rules::RuleSet;
 

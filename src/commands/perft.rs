@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damka_formats::{International, Position, Russian, Variant, VariantKind};
+use damka_core::{apply, generate, perft, International, Position, Russian, Variant, VariantKind};
+use rayon::prelude::*;
 
 /// Arguments of `damka perft`.
 #[derive(Debug, clap::Args)]
@@ -35,7 +36,20 @@ fn run_variant<V: Variant>(args: &PerftArgs) -> anyhow::Result<ExitCode> {
         None => Position::initial(),
     };
     for depth in 1..=args.depth {
-        println!("perft {depth} {}", damka_probe::perft(&pos, depth));
+        println!("perft {depth} {}", parallel_perft(&pos, depth));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Perft with the root moves counted on all threads.
+fn parallel_perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
+    if depth < 2 {
+        return perft(pos, depth);
+    }
+    let mut moves = Vec::new();
+    generate(pos, &mut moves);
+    moves
+        .par_iter()
+        .map(|mv| perft(&apply(pos, mv), depth - 1))
+        .sum()
 }

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use damka_formats::VariantKind;
-use damka_probe::rules::{Counter, Limit, RuleSet};
+use damka_core::VariantKind;
+use damka_probe::{rules::Counter, rules::Limit, rules::RuleSet};
 
 /// Arguments of `damka rules`.
 #[derive(Debug, clap::Args)]

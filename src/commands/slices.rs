@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use damka_formats::{summaries, International, Russian, Slice, SliceSummary, Variant, VariantKind};
+use damka_core::{summaries, International, Russian, Slice, SliceSummary, Variant, VariantKind};
 use damka_gen::budget::group_need;
 
 /// Arguments of `damka slices`.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damka_formats::{International, Russian, Variant, VariantKind};
+use damka_core::{International, Russian, Variant, VariantKind};
 use damka_gen::report::{render, Format};
 use damka_gen::rule_stats::{render_rule_stats, rule_stats};
 use damka_probe::rules::RuleSet;

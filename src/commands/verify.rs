@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use damka_formats::{International, Russian, Variant, VariantKind};
+use damka_core::{International, Russian, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
 use damka_gen::verify_rules::verify_rules;
 use damka_probe::rules::RuleSet;

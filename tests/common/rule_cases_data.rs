@@ -21,7 +21,8 @@
 //! combinations cannot arise: with kings on both sides R2 is never below R4, and in
 //! three kings against one R1 and R4 are always equal and never below R3.)
 
-use damka_formats::{VariantKind, Wdl};
+use damka_core::VariantKind;
+use damka_formats::Wdl;
 
 /// What a [`RuleCase`] shows about its rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

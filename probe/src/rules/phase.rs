@@ -37,10 +37,11 @@
 //! conversion has a limit at least that of the counters that keep running, so it
 //! cannot bind first, and every material of the chain is exact too.
 
-use damka_formats::{Dtc, Material, Position, Variant, Wdl};
+use damka_formats::{Dtc, Wdl};
+use damka_core::{Material, Position, Variant};
 
 use super::ruleset::{Counter, Events, RuleSet};
-use crate::moves::Move;
+use damka_core::moves::Move;
 
 /// How a counter in force can bind inside a phase (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

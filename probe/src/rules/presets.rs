@@ -12,7 +12,7 @@
 //! §7.2), `seeds/003_*` (the old numbered rules), `seeds/004_*` (the section
 //! «Ничья»). Where the seeds disagree, RULES.md decides.
 
-use damka_formats::VariantKind;
+use damka_core::VariantKind;
 
 use super::ruleset::{
     Band, Count, Counter, Events, Limit, MaterialClass, PositionCondition, RuleSet, SidePattern,

@@ -5,14 +5,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use damka_formats::{Bits, Color, Material, Position, Variant, VariantKind};
+use damka_core::{Bits, Color, Material, Position, Variant, VariantKind};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use super::counters::{Counters, CountersError};
 use super::presets;
-use crate::moves::{apply, Move};
+use damka_core::moves::{apply, Move};
 
 /// A constraint on a number of pieces: exactly `n`, at least `n`, or a range.
 ///

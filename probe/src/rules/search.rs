@@ -14,15 +14,16 @@
 
 use std::collections::HashMap;
 
-use damka_formats::{Position, RuleWdl, Variant, Wdl};
+use damka_core::{Position, Variant};
+use damka_formats::{RuleWdl, Wdl};
 
 use super::counters::Counters;
 use super::phase::{is_exit, Verdict};
 use super::ruleset::{Events, RuleSet, MAX_COUNTERS};
 use super::tables::RuleTablebase;
 use crate::error::ProbeError;
-use crate::movegen::legal_moves;
-use crate::moves::{apply, Move};
+use damka_core::movegen::legal_moves;
+use damka_core::moves::{apply, Move};
 
 /// Search states one query may visit before it answers *unknown*.
 pub const NODE_LIMIT: u64 = 4_000_000;
@@ -103,7 +104,7 @@ impl<'a, V: Variant> Search<'a, V> {
     fn key(&self, pos: &Position<V>, counts: &Counts, extra: u32, wins: bool) -> Key {
         Key {
             pieces: [pos.white(), pos.black(), pos.kings()],
-            white_to_move: pos.side() == damka_formats::Color::White,
+            white_to_move: pos.side() == damka_core::Color::White,
             counts: *counts,
             extra,
             wins,

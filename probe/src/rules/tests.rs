@@ -1,9 +1,9 @@
 use std::path::PathBuf;
 
-use damka_formats::{International, Material, Position, Russian, Variant, VariantKind};
+use damka_core::{International, Material, Position, Russian, Variant, VariantKind};
 
 use super::*;
-use crate::moves::{apply, parse_move};
+use damka_core::moves::{apply, parse_move};
 
 /// White men, white kings, black men, black kings.
 fn m(white_men: u32, white_kings: u32, black_men: u32, black_kings: u32) -> Material {

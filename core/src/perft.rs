@@ -1,33 +1,15 @@
 //! Perft: the number of leaf nodes of the legal move tree, for checking the move
 //! generator against published counts.
 
-use rayon::prelude::*;
-
-use damka_formats::{Position, Variant};
+use crate::{Position, Variant};
 
 use crate::movegen::{count_moves, generate};
 use crate::moves::{apply, Move};
 
-/// Depth from which the root moves are searched in parallel.
-const PARALLEL_DEPTH: u32 = 6;
-
 /// Counts the positions reached after exactly `depth` plies of legal moves, with
-/// capture routes that differ only in path counted once.
+/// capture routes that differ only in path counted once. Single-threaded, with bulk
+/// counting at the last ply; callers that want threads split the root moves.
 pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
-    if depth >= PARALLEL_DEPTH {
-        let mut moves = Vec::new();
-        generate(pos, &mut moves);
-        moves
-            .par_iter()
-            .map(|mv| perft_serial(&apply(pos, mv), depth - 1))
-            .sum()
-    } else {
-        perft_serial(pos, depth)
-    }
-}
-
-/// Single-threaded perft with bulk counting at the last ply.
-pub fn perft_serial<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
     let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(64)).collect();
     walk(pos, depth, &mut buffers)
 }

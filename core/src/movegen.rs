@@ -9,7 +9,7 @@
 //! decides promotion during a capture (Russian) and the majority rule
 //! (International). Sequences that differ only in their path are one move.
 
-use damka_formats::{Bits, Color, Position, Variant};
+use crate::{Bits, Color, Position, Variant};
 
 use crate::moves::Move;
 
@@ -17,7 +17,7 @@ use crate::moves::Move;
 pub(crate) const MAX_PATH: usize = 24;
 
 /// Diagonal steps in the padded bit layout: up-left, up-right, down-left,
-/// down-right (see `damka_formats::variant`).
+/// down-right (see `crate::variant`).
 #[inline(always)]
 pub fn directions<V: Variant>() -> [i32; 4] {
     let h = V::GEOMETRY.half as i32;

@@ -1,10 +1,7 @@
 //! The slice index is a bijection onto legal positions, with the sizes a closed
 //! formula predicts; sub-slices partition it in the promised way.
 
-use damka_formats::{
-    advancement, build_order, Color, International, PieceKind, Position, Russian, Slice,
-    SliceIndexer, Variant,
-};
+use damka_core::{advancement, build_order, Color, International, PieceKind, Position, Russian, Slice, SliceIndexer, Variant};
 
 /// SplitMix64: a small deterministic generator for sampling.
 struct Rng(u64);
@@ -293,7 +290,7 @@ fn sub_slice_counts_add_up_to_7_pieces() {
             let men: u64 = subs.iter().map(|s| s.men_placements).sum();
             assert_eq!(men, indexer.men_placements(), "{slice}");
             let mirror = SliceIndexer::<V>::new(slice.mirror()).unwrap().sub_slices();
-            let keys = |s: &[damka_formats::SubSlice]| s.iter().map(|s| s.key).collect::<Vec<_>>();
+            let keys = |s: &[damka_core::SubSlice]| s.iter().map(|s| s.key).collect::<Vec<_>>();
             assert_eq!(
                 keys(&subs),
                 keys(&mirror),
@@ -318,7 +315,7 @@ fn key_properties<V: Variant>(slice: Slice) {
         assert_eq!(key, indexer.men_key(index / indexer.king_placements()));
         assert_eq!(mirror.key(&p.flipped()), key);
         let men = p.white() & !p.kings();
-        for from in damka_formats::Bits(men) {
+        for from in damka_core::Bits(men) {
             for step in [up_left, up_right] {
                 let to = from + step;
                 if to >= 64 || (g.mask & !p.occupied()) >> to & 1 == 0 || g.top_rank >> to & 1 != 0
@@ -361,17 +358,17 @@ fn checked_entry_points_reject_what_does_not_belong() {
     assert_eq!(indexer.try_position(index), Ok(p));
     assert_eq!(
         indexer.try_index(&p.with_side(Color::Black)),
-        Err(damka_formats::IndexError::BlackToMove)
+        Err(damka_core::IndexError::BlackToMove)
     );
     let other: Position<Russian> = "W:Wc3:BKa7".parse().unwrap();
     assert!(matches!(
         indexer.try_index(&other),
-        Err(damka_formats::IndexError::WrongMaterial { .. })
+        Err(damka_core::IndexError::WrongMaterial { .. })
     ));
     assert!(indexer.try_position(indexer.size()).is_err());
     assert!(SliceIndexer::<Russian>::new("13M0K-0M1K".parse().unwrap()).is_err());
     assert!(matches!(
         SliceIndexer::<International>::new("10M10K-10M10K".parse().unwrap()),
-        Err(damka_formats::IndexError::TooLarge(_))
+        Err(damka_core::IndexError::TooLarge(_))
     ));
 }

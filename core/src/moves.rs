@@ -4,7 +4,7 @@
 //! whether the piece is crowned. Capture routes that differ only in path are one
 //! move; its printed path is the first route the generator finds.
 
-use damka_formats::{Bits, Position, Variant};
+use crate::{Bits, Position, Variant};
 
 use crate::movegen::{for_each_capture_sequence, generate};
 
@@ -94,8 +94,8 @@ pub fn apply<V: Variant>(pos: &Position<V>, mv: &Move) -> Position<V> {
         kings |= to;
     }
     let (white, black) = match side {
-        damka_formats::Color::White => (own, opp),
-        damka_formats::Color::Black => (opp, own),
+        crate::Color::White => (own, opp),
+        crate::Color::Black => (opp, own),
     };
     Position::from_bitboards_unchecked(white, black, kings, side.opposite())
 }
