@@ -1,13 +1,38 @@
 //! What can go wrong when probing.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use damka_core::{FenError, VariantKind};
 use damka_formats::table::TableFormatError;
-use damka_core::VariantKind;
 
 /// Why a probe has no answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProbeError {
+    /// The directory holds no table of the variant.
+    #[error("no {variant} tables in {dir} (build them with `damka gen --variant {variant} --dir ...`)")]
+    NoTables {
+        /// The directory looked in (the root's `<variant>/` folder).
+        dir: PathBuf,
+        /// The variant asked for.
+        variant: VariantKind,
+    },
+    /// A FEN that could not be read.
+    #[error("bad FEN: {0}")]
+    Fen(#[from] FenError),
+    /// A played count for a counter of the rule set that is not in force in the
+    /// position: the count could only be a mistake (a wrong counter or a wrong
+    /// position), and ignoring it would answer another question than the one asked.
+    #[error("{id} is not in force in this position (in force under {set}: {in_force})")]
+    NotInForce {
+        /// The counter given a count.
+        id: String,
+        /// The rule set's name.
+        set: String,
+        /// The counters in force, comma-separated, or `none`.
+        in_force: String,
+    },
     /// The table a position needs is not in the directory.
     #[error("missing table {slice} (looked for {path})")]
     MissingTable {
@@ -50,8 +75,8 @@ pub enum ProbeError {
         /// The variant the file holds.
         found: VariantKind,
     },
-    /// More pieces than any table covers.
-    #[error("position has {pieces} pieces; tables cover at most {max}")]
+    /// More pieces than the tables cover.
+    #[error("position has {pieces} pieces; these tables cover up to {max} pieces")]
     NotCovered {
         /// Pieces in the position.
         pieces: u32,
@@ -69,12 +94,13 @@ pub enum ProbeError {
         path: PathBuf,
     },
     /// The operating system refused to read a file.
-    #[error("cannot read {path}: {message}")]
+    #[error("cannot read {path}: {source}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The system's message.
-        message: String,
+        /// The system's error (shared, so that the error can be cloned).
+        #[source]
+        source: Arc<std::io::Error>,
     },
 }
 

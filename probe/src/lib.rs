@@ -1,12 +1,39 @@
-//! Damka's rules and probing: legal move generation for both variants, move
-//! notation, perft, and the tablebase probe API.
+//! Probing Damka's endgame tables of Russian and International draughts: the value
+//! of a position (win, draw or loss), its distance to win (DTW), a best move and
+//! the principal variation, and the answer under the official move-limit draw
+//! rules ([`rules`]) given the moves already played.
+//!
+//! ```no_run
+//! use damka_probe::{Russian, Tablebase};
+//!
+//! let tables = Tablebase::<Russian>::open("tables")?;
+//! let wdl = tables.probe_wdl("W:WKa1,Kc1,Ke1:BKh2")?;
+//! println!("{wdl}, up to {} pieces", tables.max_pieces());
+//! # Ok::<(), damka_probe::ProbeError>(())
+//! ```
+//!
+//! A [`Tablebase`] is `Send + Sync`: share one between threads. Tables are
+//! memory-mapped and opened on first use; decoded blocks are kept in a cache with a
+//! byte budget ([`Tablebase::open_with_cache`]).
 #![warn(missing_docs)]
 
-pub mod cache;
-pub mod error;
+mod cache;
+mod error;
+mod query;
 pub mod rules;
-pub mod table;
-pub mod tablebase;
+mod slice_table;
+mod slots;
+mod table;
+mod tablebase;
 
+pub use damka_core::{International, Move, Position, Russian, Variant, VariantKind};
+pub use damka_formats::{RuleWdl, Value, Wdl};
 pub use error::ProbeError;
-pub use tablebase::{SliceTable, Tablebase, DEFAULT_CACHE_BYTES, MAX_PIECES};
+pub use query::Query;
+pub use slots::MAX_PIECES;
+pub use tablebase::{Tablebase, DEFAULT_CACHE_BYTES, PV_DRAW_PLIES};
+
+#[doc(hidden)]
+pub use cache::BlockCache;
+#[doc(hidden)]
+pub use slice_table::SliceTable;

@@ -46,7 +46,7 @@ impl TableFile {
             } else {
                 ProbeError::Io {
                     path: path.to_path_buf(),
-                    message: error.to_string(),
+                    source: error.into(),
                 }
             }
         })?;
@@ -54,7 +54,7 @@ impl TableFile {
         // and renamed into place, never modified where they lie.
         let map = unsafe { Mmap::map(&file) }.map_err(|error| ProbeError::Io {
             path: path.to_path_buf(),
-            message: error.to_string(),
+            source: error.into(),
         })?;
         let format = |e| ProbeError::from_format(path, e);
         let header = TableHeader::decode(&map).map_err(format)?;
@@ -120,12 +120,7 @@ impl TableFile {
     }
 
     /// The file's length in bytes.
-    pub fn len(&self) -> u64 {
+    pub fn byte_len(&self) -> u64 {
         self.map.len() as u64
-    }
-
-    /// Whether the file is empty (a checked table never is).
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
     }
 }

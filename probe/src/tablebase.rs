@@ -2,7 +2,8 @@
 //! position the tables cover.
 //!
 //! Tables live in `<dir>/<variant>/<slice>.wdl.dkt` and `<slice>.dtw.dkt`. Opening a
-//! [`Tablebase`] reads nothing: each file is opened and checked on first use, and
+//! [`Tablebase`] lists the directory and reads no table: each file is opened and
+//! checked on first use, and
 //! kept in a per-slice [`OnceLock`] of a table fixed at construction, so the hot
 //! path takes no lock to find it. Decoded blocks live in a sharded LRU cache
 //! ([`crate::cache`]) with a byte budget.
@@ -24,110 +25,23 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use damka_formats::{table::table_file_name, table::ValueKind};
-use damka_core::{white_to_move, Material, Position, Slice, SliceIndexer, Variant};
+use damka_formats::table::{parse_file_name, table_file_name, ValueKind};
+use damka_core::{white_to_move, Position, Slice, Variant};
 use damka_formats::{Value, Wdl};
-use rayon::prelude::*;
 
 use crate::cache::BlockCache;
 use crate::error::ProbeError;
+use crate::query::Query;
 use damka_core::movegen::{generate, has_capture};
 use damka_core::moves::{apply, Move};
-use crate::table::{Access, TableFile};
+use crate::slice_table::{decode_table, SliceTable};
+use crate::slots::{slot_of, Opened, Slots, MAX_PIECES};
+use crate::table::Access;
 
-/// The most pieces a position may have for the tables to cover it.
-pub const MAX_PIECES: u32 = 8;
 /// The default byte budget of the block cache.
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
-
-/// One slice's exact values, decoded into memory from its DTW table: what the
-/// generator reads its dependencies from, and bulk readers such as verification.
-/// A byte per position when every raw value of the table fits in one (as every
-/// DTW table measured so far does), else two.
-#[derive(Debug)]
-pub struct SliceTable<V: Variant> {
-    indexer: SliceIndexer<V>,
-    values: RawValues,
-}
-
-/// The raw values of a [`SliceTable`].
-#[derive(Debug)]
-enum RawValues {
-    /// Every value fits in a byte.
-    Narrow(Vec<u8>),
-    /// Some value does not.
-    Wide(Vec<u16>),
-}
-
-impl<V: Variant> SliceTable<V> {
-    /// The value of a White-to-move position of this slice.
-    #[inline]
-    pub fn value(&self, pos: &Position<V>) -> Value {
-        Value::from_raw(self.raw(pos))
-    }
-
-    /// The value at `index`, which must be below the slice's size.
-    #[inline]
-    pub fn get(&self, index: u64) -> Value {
-        Value::from_raw(self.raw_at(index as usize))
-    }
-
-    /// The slice's index.
-    pub fn indexer(&self) -> &SliceIndexer<V> {
-        &self.indexer
-    }
-
-    /// The raw `u16` of a White-to-move position of this slice (for tables whose
-    /// entries are not [`Value`]s).
-    #[inline]
-    pub fn raw(&self, pos: &Position<V>) -> u16 {
-        self.raw_at(self.indexer.index(pos) as usize)
-    }
-
-    /// The raw `u16` at `index`, which must be below the slice's size.
-    #[inline]
-    pub fn raw_at(&self, index: usize) -> u16 {
-        match &self.values {
-            RawValues::Narrow(bytes) => u16::from(bytes[index]),
-            RawValues::Wide(values) => values[index],
-        }
-    }
-
-    /// Every raw entry, by index.
-    pub fn raw_values(&self) -> impl Iterator<Item = u16> + '_ {
-        (0..self.len()).map(|i| self.raw_at(i))
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        match &self.values {
-            RawValues::Narrow(bytes) => bytes.len(),
-            RawValues::Wide(values) => values.len(),
-        }
-    }
-
-    /// Whether the table has no entries (no slice is empty).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Bytes the decoded values take in memory.
-    pub fn heap_bytes(&self) -> usize {
-        match &self.values {
-            RawValues::Narrow(bytes) => bytes.len(),
-            RawValues::Wide(values) => 2 * values.len(),
-        }
-    }
-}
-
-/// An opened table file with its slice's index.
-#[derive(Debug)]
-struct Opened<V: Variant> {
-    file: TableFile,
-    indexer: SliceIndexer<V>,
-    /// The table's number in the block cache's keys.
-    id: u32,
-}
+/// The most moves of a drawn line that [`Tablebase::pv`] gives.
+pub const PV_DRAW_PLIES: usize = 10;
 
 /// Where the WDL values of a slice come from.
 #[derive(Debug)]
@@ -145,54 +59,95 @@ struct Slot<V: Variant> {
     dtw: OnceLock<Box<Opened<V>>>,
 }
 
+impl<V: Variant> Default for Slot<V> {
+    fn default() -> Slot<V> {
+        Slot {
+            wdl: OnceLock::new(),
+            dtw: OnceLock::new(),
+        }
+    }
+}
+
 /// A set of tables of variant `V` in one directory. `Send + Sync`: share it
 /// between threads behind an `Arc` or a reference; they probe concurrently.
 #[derive(Debug)]
 pub struct Tablebase<V: Variant> {
     dir: PathBuf,
-    /// One slot per material with at most [`MAX_PIECES`] pieces, by [`slot_of`].
-    slots: Box<[Slot<V>]>,
+    /// The slices whose tables the directory held when it was opened; `None` for
+    /// a tablebase the generator fills as it goes.
+    present: Option<Vec<Slice>>,
+    /// The tables of each material, opened on first use.
+    slots: Slots<Slot<V>>,
     cache: BlockCache,
     variant: PhantomData<V>,
 }
 
-/// Counts per side and kind are below 8 when a position has at most
-/// [`MAX_PIECES`] pieces and both sides have one.
-const SLOT_BASE: usize = MAX_PIECES as usize;
-
-/// The slot of a material, or `None` if it has too many pieces.
-#[inline]
-pub(crate) fn slot_of(m: Material) -> Option<usize> {
-    let counts = [m.white_men, m.white_kings, m.black_men, m.black_kings];
-    if m.pieces() > MAX_PIECES || counts.iter().any(|&c| c as usize >= SLOT_BASE) {
-        return None;
-    }
-    Some(
-        counts
-            .iter()
-            .fold(0, |acc, &c| acc * SLOT_BASE + c as usize),
-    )
-}
-
 impl<V: Variant> Tablebase<V> {
-    /// Uses the tables under `root/<variant>/`, with a block cache of
-    /// [`DEFAULT_CACHE_BYTES`]. Nothing is opened yet.
+    /// Opens the tables of variant `V` under `root/<variant>/` (for example
+    /// `tables/russian/`, as `damka gen --dir tables` writes them), with a block
+    /// cache of [`DEFAULT_CACHE_BYTES`]. Lists the directory; fails when it holds
+    /// no table of the variant. Tables themselves are opened and checked on first
+    /// use.
+    pub fn open(root: impl AsRef<Path>) -> Result<Tablebase<V>, ProbeError> {
+        Self::open_with_cache(root, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`Tablebase::open`] with a block cache of at most about `cache_bytes` bytes
+    /// of decoded blocks.
+    pub fn open_with_cache(
+        root: impl AsRef<Path>,
+        cache_bytes: usize,
+    ) -> Result<Tablebase<V>, ProbeError> {
+        let mut tablebase = Self::with_cache_bytes(root.as_ref(), cache_bytes);
+        let no_tables = || ProbeError::NoTables {
+            dir: tablebase.dir.clone(),
+            variant: V::KIND,
+        };
+        let entries = std::fs::read_dir(&tablebase.dir).map_err(|_| no_tables())?;
+        let mut present: Vec<Slice> = entries
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter_map(|name| parse_file_name(&name))
+            .filter(|(_, kind)| matches!(kind, ValueKind::Wdl | ValueKind::Dtw))
+            .map(|(slice, _)| slice)
+            .collect();
+        present.sort();
+        present.dedup();
+        if present.is_empty() {
+            return Err(no_tables());
+        }
+        tablebase.present = Some(present);
+        Ok(tablebase)
+    }
+
+    /// The slices with a WDL or DTW table in the directory when it was opened, in
+    /// order (empty for a tablebase not made by [`Tablebase::open`]).
+    pub fn slices(&self) -> &[Slice] {
+        self.present.as_deref().unwrap_or(&[])
+    }
+
+    /// The most pieces of any table present: positions with more pieces are
+    /// [`ProbeError::NotCovered`].
+    pub fn max_pieces(&self) -> u32 {
+        match &self.present {
+            Some(slices) => slices.iter().map(|s| s.pieces()).max().unwrap_or(0),
+            None => MAX_PIECES,
+        }
+    }
+
+    /// Uses the tables under `root/<variant>/` without listing the directory: for
+    /// the generator, which fills it as it goes. Prefer [`Tablebase::open`].
+    #[doc(hidden)]
     pub fn new(root: &Path) -> Tablebase<V> {
         Self::with_cache_bytes(root, DEFAULT_CACHE_BYTES)
     }
 
-    /// Uses the tables under `root/<variant>/`, with a block cache of at most
-    /// about `cache_bytes` bytes of decoded blocks.
+    /// [`Tablebase::new`] with a block cache of at most about `cache_bytes` bytes.
+    #[doc(hidden)]
     pub fn with_cache_bytes(root: &Path, cache_bytes: usize) -> Tablebase<V> {
-        let slots = (0..SLOT_BASE.pow(4))
-            .map(|_| Slot {
-                wdl: OnceLock::new(),
-                dtw: OnceLock::new(),
-            })
-            .collect();
         Tablebase {
             dir: Self::variant_dir(root),
-            slots,
+            present: None,
+            slots: Slots::new(),
             cache: BlockCache::new(cache_bytes),
             variant: PhantomData,
         }
@@ -209,36 +164,33 @@ impl<V: Variant> Tablebase<V> {
     }
 
     /// The block cache (for its figures).
+    #[doc(hidden)]
     pub fn cache(&self) -> &BlockCache {
         &self.cache
     }
 
     /// The path of the `kind` table of `slice`.
+    #[doc(hidden)]
     pub fn path(&self, slice: Slice, kind: ValueKind) -> PathBuf {
         self.dir.join(table_file_name(slice, kind))
     }
 
     /// Opens the `kind` table of `slice` and checks it against the slice's index.
-    fn open(&self, slice: Slice, kind: ValueKind, access: Access) -> Result<Opened<V>, ProbeError> {
-        let (file, indexer) = open_checked(&self.path(slice, kind), slice, kind, 0, access)?;
+    fn open_table(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+        access: Access,
+    ) -> Result<Opened<V>, ProbeError> {
         let slot = slot_of(slice.material()).unwrap_or(0);
-        Ok(Opened {
-            file,
-            indexer,
-            id: (slot * 2 + kind.code() as usize) as u32,
-        })
+        let id = (slot * 2 + kind.code() as usize) as u32;
+        Opened::open(&self.path(slice, kind), slice, kind, 0, access, id)
     }
 
-    /// The slot of `slice`, or why there is none.
+    /// The tables of `slice`, or why there are none.
     #[inline]
     fn slot(&self, slice: Slice) -> Result<&Slot<V>, ProbeError> {
-        match slot_of(slice.material()) {
-            Some(slot) => Ok(&self.slots[slot]),
-            None => Err(ProbeError::NotCovered {
-                pieces: slice.pieces(),
-                max: MAX_PIECES,
-            }),
-        }
+        self.slots.get(slice.material())
     }
 
     /// The opened DTW table of `slice`, opening it on first use.
@@ -259,7 +211,7 @@ impl<V: Variant> Tablebase<V> {
         cell: &'a OnceLock<Box<Opened<V>>>,
         slice: Slice,
     ) -> Result<&'a Opened<V>, ProbeError> {
-        let opened = Box::new(self.open(slice, ValueKind::Dtw, Access::Random)?);
+        let opened = Box::new(self.open_table(slice, ValueKind::Dtw, Access::Random)?);
         Ok(cell.get_or_init(|| opened))
     }
 
@@ -282,7 +234,7 @@ impl<V: Variant> Tablebase<V> {
         cell: &'a OnceLock<WdlSource<V>>,
         slice: Slice,
     ) -> Result<&'a WdlSource<V>, ProbeError> {
-        let source = match self.open(slice, ValueKind::Wdl, Access::Random) {
+        let source = match self.open_table(slice, ValueKind::Wdl, Access::Random) {
             Ok(table) => WdlSource::Table(Box::new(table)),
             Err(missing @ ProbeError::MissingTable { .. }) => {
                 if slice.is_self_mirror() {
@@ -296,25 +248,6 @@ impl<V: Variant> Tablebase<V> {
             Err(other) => return Err(other),
         };
         Ok(cell.get_or_init(|| source))
-    }
-
-    /// Reads the entry of a White-to-move position in `table` with `read`, through
-    /// the block cache.
-    #[inline]
-    fn read_entry<R>(
-        &self,
-        table: &Opened<V>,
-        pos: &Position<V>,
-        read: impl Fn(&damka_formats::table::Block, usize) -> R,
-    ) -> Result<R, ProbeError> {
-        let index = table.indexer.index(pos);
-        let per_block = table.file.header().block_entries as u64;
-        let (block, local) = (index / per_block, (index % per_block) as usize);
-        self.cache.read(
-            (table.id, block),
-            || table.file.decode_block(block),
-            |b| read(b, local),
-        )
     }
 
     /// Checks that `pos` can be probed: both sides have pieces, not too many.
@@ -332,17 +265,20 @@ impl<V: Variant> Tablebase<V> {
             )));
         }
         let pieces = pos.occupied().count_ones();
-        if pieces > MAX_PIECES {
-            return Err(ProbeError::NotCovered {
-                pieces,
-                max: MAX_PIECES,
-            });
+        let max = self.max_pieces();
+        if pieces > max {
+            return Err(ProbeError::NotCovered { pieces, max });
         }
         Ok(true)
     }
 
     /// Win, draw or loss for the side to move, from the WDL tables alone.
-    pub fn probe_wdl(&self, pos: &Position<V>) -> Result<Wdl, ProbeError> {
+    pub fn probe_wdl(&self, pos: impl Query<V>) -> Result<Wdl, ProbeError> {
+        self.wdl(&pos.position()?)
+    }
+
+    /// [`Tablebase::probe_wdl`] of a position.
+    fn wdl(&self, pos: &Position<V>) -> Result<Wdl, ProbeError> {
         if !self.check(pos)? {
             return Ok(Wdl::Loss);
         }
@@ -352,7 +288,7 @@ impl<V: Variant> Tablebase<V> {
             let slice =
                 Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
             if let WdlSource::Table(table) = self.wdl_source(slice)? {
-                return self.read_entry(table, &white, |block, local| block.wdl(local));
+                return table.read(&self.cache, &white, |block, local| block.wdl(local));
             }
         }
         // A capture position, or a slice whose mirror holds the WDL file: the best
@@ -361,7 +297,7 @@ impl<V: Variant> Tablebase<V> {
         generate(pos, &mut moves);
         let mut best = Wdl::Loss;
         for mv in &moves {
-            best = best.max(self.probe_wdl(&apply(pos, mv))?.negate());
+            best = best.max(self.wdl(&apply(pos, mv))?.negate());
             if best == Wdl::Win {
                 break;
             }
@@ -371,7 +307,12 @@ impl<V: Variant> Tablebase<V> {
 
     /// The value of `pos` for its side to move: WDL and DTW, with no move limits,
     /// from the DTW tables alone.
-    pub fn probe_value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
+    pub fn probe_value(&self, pos: impl Query<V>) -> Result<Value, ProbeError> {
+        self.value(&pos.position()?)
+    }
+
+    /// [`Tablebase::probe_value`] of a position.
+    fn value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
         if !self.check(pos)? {
             return Ok(Value::LOST);
         }
@@ -385,6 +326,7 @@ impl<V: Variant> Tablebase<V> {
 
     /// The value the DTW table stores for `pos`, either side to move, with no
     /// capture search (the tables store capture positions' values exactly).
+    #[doc(hidden)]
     pub fn stored_value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
         if !self.check(pos)? {
             return Ok(Value::LOST);
@@ -392,39 +334,39 @@ impl<V: Variant> Tablebase<V> {
         let pos = white_to_move(pos);
         let slice = Slice::of(&pos).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
         let table = self.dtw_table(slice)?;
-        self.read_entry(table, &pos, |block, local| block.value(local))?
+        table
+            .read(&self.cache, &pos, |block, local| block.value(local))?
             .ok_or_else(|| ProbeError::CorruptTable {
                 path: table.file.path().to_path_buf(),
                 reason: "a WDL block in a DTW table".into(),
             })
     }
 
-    /// The distance to win in plies, or `None` for a draw.
-    pub fn probe_dtw(&self, pos: &Position<V>) -> Result<Option<u16>, ProbeError> {
+    /// The distance to win in plies (for a win or a loss: the plies to the end of
+    /// the game under best play), or `None` for a draw.
+    pub fn probe_dtw(&self, pos: impl Query<V>) -> Result<Option<u16>, ProbeError> {
         Ok(self.probe_value(pos)?.dtw())
     }
 
     /// A best move: the shortest win, else a drawing move, else the longest loss.
     /// `None` when the side to move has no legal move.
-    pub fn best_move(&self, pos: &Position<V>) -> Result<Option<Move>, ProbeError> {
+    pub fn best_move(&self, pos: impl Query<V>) -> Result<Option<Move>, ProbeError> {
+        let pos = pos.position()?;
         let mut moves = Vec::new();
-        generate(pos, &mut moves);
-        Ok(self.best(pos, &moves)?.map(|(mv, _)| mv))
+        generate(&pos, &mut moves);
+        Ok(self.best(&pos, &moves)?.map(|(mv, _)| mv))
     }
 
-    /// The line of best moves from `pos` to the end of the game; for a draw, at most
-    /// `draw_plies` moves of it.
-    pub fn principal_variation(
-        &self,
-        pos: &Position<V>,
-        draw_plies: usize,
-    ) -> Result<Vec<Move>, ProbeError> {
-        let limit = match self.probe_value(pos)?.dtw() {
+    /// The principal variation: the line of best moves from `pos` to the end of
+    /// the game; for a draw, its first [`PV_DRAW_PLIES`] moves.
+    pub fn pv(&self, pos: impl Query<V>) -> Result<Vec<Move>, ProbeError> {
+        let pos = pos.position()?;
+        let limit = match self.value(&pos)?.dtw() {
             Some(dtw) => dtw as usize,
-            None => draw_plies,
+            None => PV_DRAW_PLIES,
         };
         let mut line = Vec::new();
-        let mut current = *pos;
+        let mut current = pos;
         while line.len() < limit {
             let Some(mv) = self.best_move(&current)? else {
                 break;
@@ -439,7 +381,7 @@ impl<V: Variant> Tablebase<V> {
     fn best(&self, pos: &Position<V>, moves: &[Move]) -> Result<Option<(Move, Value)>, ProbeError> {
         let mut best: Option<(Move, Value)> = None;
         for mv in moves {
-            let value = self.probe_value(&apply(pos, mv))?.back();
+            let value = self.value(&apply(pos, mv))?.back();
             if best.is_none_or(|(_, b)| value.better_than(b)) {
                 best = Some((*mv, value));
             }
@@ -449,12 +391,14 @@ impl<V: Variant> Tablebase<V> {
 
     /// Decodes the whole DTW table of `slice` into memory (blocks in parallel):
     /// exact values for every index, capture positions included.
+    #[doc(hidden)]
     pub fn slice_table(&self, slice: Slice) -> Result<Arc<SliceTable<V>>, ProbeError> {
         decode_table(&self.path(slice, ValueKind::Dtw), slice, ValueKind::Dtw, 0)
     }
 
     /// Checks every block checksum and the whole-file checksum of the tables of
     /// `slice` (its WDL table only if it has its own); returns the bytes checked.
+    #[doc(hidden)]
     pub fn check_checksums(&self, slice: Slice) -> Result<u64, ProbeError> {
         let mut bytes = 0;
         for kind in [ValueKind::Wdl, ValueKind::Dtw] {
@@ -465,109 +409,14 @@ impl<V: Variant> Tablebase<V> {
             if shared {
                 continue;
             }
-            let table = self.open(slice, kind, Access::Sequential)?;
+            let table = self.open_table(slice, kind, Access::Sequential)?;
             table.file.check_checksums()?;
-            bytes += table.file.len();
+            bytes += table.file.byte_len();
         }
         Ok(bytes)
     }
 }
 
-/// Opens the `kind` table of `slice` at `path` and checks it against the slice's
-/// index and against the rule set with fingerprint `rules` (0 for the
-/// game-theoretic kinds).
-pub(crate) fn open_checked<V: Variant>(
-    path: &Path,
-    slice: Slice,
-    kind: ValueKind,
-    rules: u64,
-    access: Access,
-) -> Result<(TableFile, SliceIndexer<V>), ProbeError> {
-    let file = TableFile::open(path, V::KIND, slice, kind, access)?;
-    let corrupt = |reason: String| ProbeError::CorruptTable {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let indexer = SliceIndexer::new(slice).map_err(|e| corrupt(e.to_string()))?;
-    if indexer.size() != file.header().entries {
-        return Err(corrupt(format!(
-            "{} entries, the slice has {} positions",
-            file.header().entries,
-            indexer.size()
-        )));
-    }
-    if file.header().rules != rules {
-        return Err(ProbeError::RulesMismatch {
-            path: path.to_path_buf(),
-        });
-    }
-    Ok((file, indexer))
-}
-
-/// Decodes the whole table of `kind` of `slice` at `path` into memory, blocks in
-/// parallel, checking that it was built under the rule set with fingerprint
-/// `rules` (0 for the game-theoretic kinds).
-pub(crate) fn decode_table<V: Variant>(
-    path: &Path,
-    slice: Slice,
-    kind: ValueKind,
-    rules: u64,
-) -> Result<Arc<SliceTable<V>>, ProbeError> {
-    let (file, indexer) = open_checked::<V>(path, slice, kind, rules, Access::Sequential)?;
-    let corrupt = |reason: String| ProbeError::CorruptTable {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let per_block = file.header().block_entries as usize;
-    let size = usize::try_from(indexer.size())
-        .map_err(|_| corrupt("table too large for this address space".into()))?;
-    let not_block = |block: usize| {
-        corrupt(format!(
-            "block {block} is not a {} block of its length",
-            kind.name()
-        ))
-    };
-    // A byte per entry first; a block with a value that needs two bytes makes
-    // the whole table wide, decoded a second time.
-    let mut narrow = vec![0u8; size];
-    let fits = narrow.par_chunks_mut(per_block).enumerate().try_fold(
-        || true,
-        |fits, (block, out)| -> Result<bool, ProbeError> {
-            match file.decode_block(block as u64)? {
-                damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
-                    match decoded.narrow() {
-                        Some(bytes) => {
-                            out.copy_from_slice(bytes);
-                            Ok(fits)
-                        }
-                        None => Ok(false),
-                    }
-                }
-                _ => Err(not_block(block)),
-            }
-        },
-    );
-    let fits = fits.try_reduce(|| true, |a, b| Ok(a && b))?;
-    let values = if fits {
-        RawValues::Narrow(narrow)
-    } else {
-        drop(narrow);
-        let mut values = vec![0u16; size];
-        values.par_chunks_mut(per_block).enumerate().try_for_each(
-            |(block, out)| -> Result<(), ProbeError> {
-                match file.decode_block(block as u64)? {
-                    damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
-                        decoded.expand_into(out);
-                        Ok(())
-                    }
-                    _ => Err(not_block(block)),
-                }
-            },
-        )?;
-        RawValues::Wide(values)
-    };
-    Ok(Arc::new(SliceTable { indexer, values }))
-}
 
 #[cfg(test)]
 mod tests {
@@ -580,13 +429,4 @@ mod tests {
         check::<Tablebase<Russian>>();
     }
 
-    #[test]
-    fn slots_are_distinct_and_bounded() {
-        let mut seen = std::collections::HashSet::new();
-        for slice in damka_core::build_order::<Russian>(MAX_PIECES) {
-            let slot = slot_of(slice.material()).unwrap();
-            assert!(slot < SLOT_BASE.pow(4));
-            assert!(seen.insert(slot));
-        }
-    }
 }

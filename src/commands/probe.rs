@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_core::{International, Position, Russian, Variant, VariantKind};
-use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
-use damka_core::{apply, notation};
+use damka_probe::rules::{Counters, RuleSet, RuleTablebase};
+use damka_core::{apply, notation, Move};
 use damka_probe::Tablebase;
 
 use super::input::{answer_each, Output};
@@ -39,9 +39,6 @@ pub struct ProbeArgs {
     pub fens: Vec<String>,
 }
 
-/// Plies of a drawn line that `--pv` prints.
-const DRAW_PV_PLIES: usize = 10;
-
 /// Probes every input; fails if any input could not be answered.
 pub fn run(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
     match args.variant {
@@ -55,14 +52,11 @@ fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::R
     let pos: Position<V> = text.parse()?;
     let value = tb.probe_value(&pos)?;
     let best_move = tb.best_move(&pos)?.map(|mv| notation(&pos, &mv));
-    let mut pv = Vec::new();
-    if with_pv {
-        let mut current = pos;
-        for mv in tb.principal_variation(&pos, DRAW_PV_PLIES)? {
-            pv.push(notation(&current, &mv));
-            current = apply(&current, &mv);
-        }
-    }
+    let pv = if with_pv {
+        line_notation(&pos, &tb.pv(&pos)?)
+    } else {
+        Vec::new()
+    };
     let mut json = serde_json::json!({
         "fen": text,
         "wdl": value.wdl().name(),
@@ -94,7 +88,6 @@ fn answer_rules<V: Variant>(
 ) -> anyhow::Result<Output> {
     let mut output = answer(rules.tablebase(), text, with_pv)?;
     let pos: Position<V> = text.parse()?;
-    check_in_force(rules.set(), &pos, played)?;
     let outcome = rules.probe_rules(&pos, played)?;
     let best_move = outcome.best_move.map(|mv| notation(&pos, &mv));
     let wdl = outcome.wdl.map_or("unknown", |w| w.name());
@@ -126,7 +119,7 @@ fn answer_rules<V: Variant>(
         line.push_str(&format!(" ({reason})"));
     }
     if with_pv {
-        let pv = rule_line(rules, &pos, played)?;
+        let pv = line_notation(&pos, &rules.pv_rules(&pos, played)?);
         line.push_str(&format!("\n  rules pv: {}", pv.join(" ")));
         output.json["rules"]["pv"] = serde_json::json!(pv);
     }
@@ -134,68 +127,28 @@ fn answer_rules<V: Variant>(
     Ok(output)
 }
 
-/// Refuses a played count for a counter that is not in force in `pos`: the count
-/// could only be a mistake (a wrong counter or a wrong position), and ignoring it
-/// would answer another question than the one asked.
-fn check_in_force<V: Variant>(
-    set: &RuleSet,
-    pos: &Position<V>,
-    played: &Counters,
-) -> anyhow::Result<()> {
-    let in_force: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
-    if let Some((id, _)) = played
-        .iter()
-        .find(|&(id, plies)| plies > 0 && !in_force.contains(&id))
-    {
-        let list = if in_force.is_empty() {
-            "none".to_string()
-        } else {
-            in_force.join(", ")
-        };
-        anyhow::bail!(
-            "--played {id}: {id} is not in force in this position (in force under {}: {list})",
-            set.name
-        );
-    }
-    Ok(())
-}
-
-/// The line of rule-aware best moves from `pos` to the end of the game or of
-/// the phase, at most [`DRAW_PV_PLIES`] moves for a draw.
-fn rule_line<V: Variant>(
-    rules: &RuleTablebase<V>,
-    pos: &Position<V>,
-    played: &Counters,
-) -> anyhow::Result<Vec<String>> {
-    let (mut current, mut counts) = (*pos, played.clone());
-    let mut line = Vec::new();
-    for _ in 0..200 {
-        let outcome = rules.probe_rules(&current, &counts)?;
-        let Some(mv) = outcome.best_move else { break };
-        if outcome.distance.is_none() && line.len() >= DRAW_PV_PLIES {
-            break;
-        }
-        line.push(notation(&current, &mv));
-        counts = rules.set().advance(&counts, &current, &mv);
-        let converted = mv.is_capture() || mv.is_promotion();
-        current = apply(&current, &mv);
-        if converted && counts.is_empty() {
-            break;
-        }
-    }
-    Ok(line)
+/// The notation of each move of `line`, played from `pos`.
+fn line_notation<V: Variant>(pos: &Position<V>, line: &[Move]) -> Vec<String> {
+    let mut current = *pos;
+    line.iter()
+        .map(|mv| {
+            let text = notation(&current, mv);
+            current = apply(&current, mv);
+            text
+        })
+        .collect()
 }
 
 fn run_variant<V: Variant>(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
     let Some(spec) = &args.rules else {
-        let tb = Tablebase::<V>::new(&args.dir);
+        let tb = Tablebase::<V>::open(&args.dir)?;
         return Ok(answer_each(&args.fens, args.json, |text| {
             answer(&tb, text, args.pv)
         }));
     };
     let set = RuleSet::load_for(spec, V::KIND)?;
     let played = set.parse_counters(&args.played).context("bad --played")?;
-    let rules = RuleTablebase::<V>::new(&args.dir, set);
+    let rules = RuleTablebase::<V>::open(&args.dir, set)?;
     Ok(answer_each(&args.fens, args.json, |text| {
         answer_rules(&rules, &played, text, args.pv)
     }))

@@ -59,7 +59,7 @@ pub use ruleset::{
     Band, Count, CountError, Counter, Event, Events, Limit, MaterialClass, PositionCondition,
     RuleSet, RulesError, SidePattern, ValidationError, MAX_COUNTERS,
 };
-pub use search::{RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
+pub use search::{RuleAnswer, RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
 pub use tables::RuleTablebase;
 
 #[cfg(test)]

@@ -22,6 +22,8 @@ use super::phase::{is_exit, Verdict};
 use super::ruleset::{Events, RuleSet, MAX_COUNTERS};
 use super::tables::RuleTablebase;
 use crate::error::ProbeError;
+use crate::query::Query;
+use crate::tablebase::PV_DRAW_PLIES;
 use damka_core::movegen::legal_moves;
 use damka_core::moves::{apply, Move};
 
@@ -55,6 +57,60 @@ pub struct RuleOutcome {
     pub best_move: Option<Move>,
     /// Why the query has no exact answer, when it has none.
     pub unknown: Option<String>,
+}
+
+/// A rule answer as one value: what [`RuleOutcome`] says, with the rule and the
+/// distance where they apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuleAnswer {
+    /// The side to move wins within the limits, ending the phase in `distance`
+    /// plies under best play.
+    Win {
+        /// Plies to the end of the phase.
+        distance: u16,
+    },
+    /// A theoretical win that counter `rule` draws.
+    CursedWin {
+        /// The counter whose limit draws the game.
+        rule: String,
+    },
+    /// A draw, in theory too.
+    Draw,
+    /// A theoretical loss that counter `rule` saves.
+    BlessedLoss {
+        /// The counter whose limit draws the game.
+        rule: String,
+    },
+    /// The side to move loses within the limits, the phase ending in `distance`
+    /// plies under best play.
+    Loss {
+        /// Plies to the end of the phase.
+        distance: u16,
+    },
+    /// The tables and a bounded search could not make the answer exact.
+    Unknown {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl RuleOutcome {
+    /// The answer as one value.
+    pub fn answer(&self) -> RuleAnswer {
+        let rule = || self.rule.clone().unwrap_or_default();
+        let distance = self.distance.unwrap_or(0);
+        match self.wdl {
+            Some(RuleWdl::Win) => RuleAnswer::Win { distance },
+            Some(RuleWdl::CursedWin) => RuleAnswer::CursedWin { rule: rule() },
+            Some(RuleWdl::Draw) => RuleAnswer::Draw,
+            Some(RuleWdl::BlessedLoss) => RuleAnswer::BlessedLoss { rule: rule() },
+            Some(RuleWdl::Loss) => RuleAnswer::Loss { distance },
+            None => RuleAnswer::Unknown {
+                reason: self.unknown.clone().unwrap_or_default(),
+            },
+        }
+    }
 }
 
 /// Why a search stopped early.
@@ -419,16 +475,19 @@ fn less(extra: u32) -> u32 {
 }
 
 impl<V: Variant> RuleTablebase<V> {
-    /// The value of `pos` under the rule set, given the counts already `played`
-    /// (counters not in force in `pos` are taken as 0), with the theoretical
-    /// value, the distance to the end of the phase, the rule that draws a cursed
-    /// win or blessed loss, and a best move. An answer the tables and a bounded
-    /// search cannot make exact comes back with `wdl: None` and the reason.
+    /// The value of `pos` under the rule set, given the counts already `played`,
+    /// with the theoretical value, the distance to the end of the phase, the rule
+    /// that draws a cursed win or blessed loss, and a best move
+    /// ([`RuleOutcome::answer`] gives it as one value). A count for a counter not
+    /// in force in `pos` is [`ProbeError::NotInForce`]. An answer the tables and a
+    /// bounded search cannot make exact comes back with `wdl: None` and the reason.
     pub fn probe_rules(
         &self,
-        pos: &Position<V>,
+        pos: impl Query<V>,
         played: &Counters,
     ) -> Result<RuleOutcome, ProbeError> {
+        let pos = &pos.position()?;
+        self.check_in_force(pos, played)?;
         let theory = self.tablebase().probe_value(pos)?.wdl();
         let set = self.set();
         let mut counts = [0; MAX_COUNTERS];
@@ -488,6 +547,58 @@ impl<V: Variant> RuleTablebase<V> {
             Err(Stop::Budget(_)) => {}
         }
         Ok(outcome)
+    }
+
+    /// Refuses a played count for a counter that is not in force in `pos`.
+    fn check_in_force(&self, pos: &Position<V>, played: &Counters) -> Result<(), ProbeError> {
+        let set = self.set();
+        let in_force: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
+        match played
+            .iter()
+            .find(|&(id, plies)| plies > 0 && !in_force.contains(&id))
+        {
+            None => Ok(()),
+            Some((id, _)) => Err(ProbeError::NotInForce {
+                id: id.to_string(),
+                set: set.name.clone(),
+                in_force: if in_force.is_empty() {
+                    "none".to_string()
+                } else {
+                    in_force.join(", ")
+                },
+            }),
+        }
+    }
+
+    /// The principal variation under the rules: the line of rule-aware best moves
+    /// ([`RuleOutcome::best_move`]) from `pos`, with the counts already `played`,
+    /// to the end of the game or of the phase (a conversion after which every
+    /// counter starts afresh); for a draw, its first [`PV_DRAW_PLIES`] moves.
+    pub fn pv_rules(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+    ) -> Result<Vec<Move>, ProbeError> {
+        let (mut current, mut counts) = (pos.position()?, played.clone());
+        let mut line = Vec::new();
+        // A win or a loss ends the phase within its distance; a draw is cut.
+        let mut limit = None;
+        loop {
+            let outcome = self.probe_rules(&current, &counts)?;
+            let Some(mv) = outcome.best_move else { break };
+            let limit = *limit.get_or_insert(outcome.distance.map_or(PV_DRAW_PLIES, usize::from));
+            if line.len() >= limit {
+                break;
+            }
+            line.push(mv);
+            counts = self.set().advance(&counts, &current, &mv);
+            let converted = mv.is_capture() || mv.is_promotion();
+            current = apply(&current, &mv);
+            if converted && counts.is_empty() {
+                break;
+            }
+        }
+        Ok(line)
     }
 
     /// The values of `positions` under the rules with fresh counters, by the

@@ -13,14 +13,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use damka_formats::{table::rule_table_file_name, table::ValueKind};
-use damka_core::{white_to_move, Material, Position, Slice, SliceIndexer, Variant};
+use damka_core::{white_to_move, Material, Position, Slice, Variant};
 use damka_formats::{Dtc, RuleWdl};
 
 use super::phase::Phase;
 use super::ruleset::RuleSet;
 use crate::error::ProbeError;
-use crate::table::{Access, TableFile};
-use crate::tablebase::{decode_table, open_checked, slot_of, SliceTable, Tablebase, MAX_PIECES};
+use crate::slice_table::{decode_table, SliceTable};
+use crate::slots::{slot_of, Opened, Slots};
+use crate::table::Access;
+use crate::tablebase::Tablebase;
 
 /// The rule kinds, in the order of a slot's arrays.
 const KINDS: [ValueKind; 3] = [ValueKind::Dtc, ValueKind::RuleWdl, ValueKind::Dtz];
@@ -29,14 +31,6 @@ const KINDS: [ValueKind; 3] = [ValueKind::Dtc, ValueKind::RuleWdl, ValueKind::Dt
 /// game-theoretic tables (which share the cache).
 const CACHE_ID_BASE: u32 = 1 << 31;
 
-/// A rule table file opened for queries.
-struct Opened<V: Variant> {
-    file: TableFile,
-    indexer: SliceIndexer<V>,
-    /// The table's number in the block cache's keys.
-    id: u32,
-}
-
 /// The lazily opened rule tables and phase analysis of one material: by kind (in
 /// the order of [`KINDS`]) the file opened for queries and the whole decoded
 /// table, if something asked for it.
@@ -44,6 +38,16 @@ struct Slot<V: Variant> {
     files: [OnceLock<Opened<V>>; 3],
     decoded: [OnceLock<Arc<SliceTable<V>>>; 3],
     phase: OnceLock<Phase>,
+}
+
+impl<V: Variant> Default for Slot<V> {
+    fn default() -> Slot<V> {
+        Slot {
+            files: Default::default(),
+            decoded: Default::default(),
+            phase: OnceLock::new(),
+        }
+    }
 }
 
 /// The position of `kind` in [`KINDS`].
@@ -61,26 +65,32 @@ pub struct RuleTablebase<V: Variant> {
     tablebase: Tablebase<V>,
     set: RuleSet,
     fingerprint: u64,
-    slots: Box<[Slot<V>]>,
+    slots: Slots<Slot<V>>,
 }
 
 impl<V: Variant> RuleTablebase<V> {
-    /// Reads the tables under `root/<variant>/` under `set`. Nothing is opened
-    /// yet.
+    /// Opens the tables under `root/<variant>/` to be read under `set`: the
+    /// game-theoretic tables as [`Tablebase::open`] does (failing when there are
+    /// none), and the set's rule tables on first use.
+    pub fn open(root: impl AsRef<Path>, set: RuleSet) -> Result<RuleTablebase<V>, ProbeError> {
+        Ok(Self::with_tablebase(Tablebase::open(root)?, set))
+    }
+
+    /// Reads the tables under `root/<variant>/` under `set` without listing the
+    /// directory: for the generator, which fills it as it goes. Prefer
+    /// [`RuleTablebase::open`].
+    #[doc(hidden)]
     pub fn new(root: &Path, set: RuleSet) -> RuleTablebase<V> {
-        let count = (MAX_PIECES as usize + 1).pow(4);
-        let slots = (0..count)
-            .map(|_| Slot {
-                files: Default::default(),
-                decoded: Default::default(),
-                phase: OnceLock::new(),
-            })
-            .collect();
+        Self::with_tablebase(Tablebase::new(root), set)
+    }
+
+    /// The rule tables of `set` beside `tablebase`.
+    fn with_tablebase(tablebase: Tablebase<V>, set: RuleSet) -> RuleTablebase<V> {
         RuleTablebase {
-            tablebase: Tablebase::new(root),
+            tablebase,
             fingerprint: set.fingerprint(),
             set,
-            slots,
+            slots: Slots::new(),
         }
     }
 
@@ -101,13 +111,9 @@ impl<V: Variant> RuleTablebase<V> {
             .join(rule_table_file_name(slice, &self.set.name, kind))
     }
 
+    /// The rule tables of `material`, or why there are none.
     fn slot(&self, material: Material) -> Result<&Slot<V>, ProbeError> {
-        slot_of(material)
-            .map(|i| &self.slots[i])
-            .ok_or(ProbeError::NotCovered {
-                pieces: material.pieces(),
-                max: MAX_PIECES,
-            })
+        self.slots.get(material)
     }
 
     /// The whole decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`],
@@ -134,19 +140,12 @@ impl<V: Variant> RuleTablebase<V> {
         }
         let opened = match slot.files[k].get() {
             Some(opened) => opened,
-            None => self.open(slice, kind, &slot.files[k])?,
+            None => self.open_table(slice, kind, &slot.files[k])?,
         };
-        let index = opened.indexer.index(white);
-        let per_block = opened.file.header().block_entries as u64;
-        let (block, local) = (index / per_block, (index % per_block) as usize);
-        let value = self.tablebase.cache().read(
-            (opened.id, block),
-            || opened.file.decode_block(block),
-            |b| b.raw(local),
-        )?;
+        let value = opened.read(self.tablebase.cache(), white, |b, local| b.raw(local))?;
         value.ok_or_else(|| ProbeError::CorruptTable {
             path: opened.file.path().to_path_buf(),
-            reason: format!("block {block} is not a {} block", kind.name()),
+            reason: format!("a block that is not a {} block", kind.name()),
         })
     }
 
@@ -154,18 +153,17 @@ impl<V: Variant> RuleTablebase<V> {
     /// size and rule set; failures are not kept, so a table that appears later is
     /// found.
     #[cold]
-    fn open<'a>(
+    fn open_table<'a>(
         &self,
         slice: Slice,
         kind: ValueKind,
         cell: &'a OnceLock<Opened<V>>,
     ) -> Result<&'a Opened<V>, ProbeError> {
-        let path = self.path(slice, kind);
-        let (file, indexer) =
-            open_checked::<V>(&path, slice, kind, self.fingerprint, Access::Random)?;
         let slot = slot_of(slice.material()).unwrap_or(0) as u32;
         let id = CACHE_ID_BASE + slot * KINDS.len() as u32 + kind_index(kind) as u32;
-        Ok(cell.get_or_init(|| Opened { file, indexer, id }))
+        let path = self.path(slice, kind);
+        let opened = Opened::open(&path, slice, kind, self.fingerprint, Access::Random, id)?;
+        Ok(cell.get_or_init(|| opened))
     }
 
     /// The phase analysis of `material` under the set.

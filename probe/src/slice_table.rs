@@ -1,0 +1,159 @@
+//! A slice's values decoded whole into memory: what the generator reads its
+//! dependencies from, and what bulk readers such as verification walk.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use damka_core::{Position, SliceIndexer, Slice, Variant};
+use damka_formats::table::ValueKind;
+use damka_formats::Value;
+use rayon::prelude::*;
+
+use crate::error::ProbeError;
+use crate::slots::open_checked;
+use crate::table::Access;
+
+/// One slice's exact values, decoded into memory from its DTW table: what the
+/// generator reads its dependencies from, and bulk readers such as verification.
+/// A byte per position when every raw value of the table fits in one (as every
+/// DTW table measured so far does), else two.
+#[derive(Debug)]
+pub struct SliceTable<V: Variant> {
+    indexer: SliceIndexer<V>,
+    values: RawValues,
+}
+
+/// The raw values of a [`SliceTable`].
+#[derive(Debug)]
+enum RawValues {
+    /// Every value fits in a byte.
+    Narrow(Vec<u8>),
+    /// Some value does not.
+    Wide(Vec<u16>),
+}
+
+impl<V: Variant> SliceTable<V> {
+    /// The value of a White-to-move position of this slice.
+    #[inline]
+    pub fn value(&self, pos: &Position<V>) -> Value {
+        Value::from_raw(self.raw(pos))
+    }
+
+    /// The value at `index`, which must be below the slice's size.
+    #[inline]
+    pub fn get(&self, index: u64) -> Value {
+        Value::from_raw(self.raw_at(index as usize))
+    }
+
+    /// The slice's index.
+    pub fn indexer(&self) -> &SliceIndexer<V> {
+        &self.indexer
+    }
+
+    /// The raw `u16` of a White-to-move position of this slice (for tables whose
+    /// entries are not [`Value`]s).
+    #[inline]
+    pub fn raw(&self, pos: &Position<V>) -> u16 {
+        self.raw_at(self.indexer.index(pos) as usize)
+    }
+
+    /// The raw `u16` at `index`, which must be below the slice's size.
+    #[inline]
+    pub fn raw_at(&self, index: usize) -> u16 {
+        match &self.values {
+            RawValues::Narrow(bytes) => u16::from(bytes[index]),
+            RawValues::Wide(values) => values[index],
+        }
+    }
+
+    /// Every raw entry, by index.
+    pub fn raw_values(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..self.len()).map(|i| self.raw_at(i))
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match &self.values {
+            RawValues::Narrow(bytes) => bytes.len(),
+            RawValues::Wide(values) => values.len(),
+        }
+    }
+
+    /// Whether the table has no entries (no slice is empty).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes the decoded values take in memory.
+    pub fn heap_bytes(&self) -> usize {
+        match &self.values {
+            RawValues::Narrow(bytes) => bytes.len(),
+            RawValues::Wide(values) => 2 * values.len(),
+        }
+    }
+}
+
+/// Decodes the whole table of `kind` of `slice` at `path` into memory, blocks in
+/// parallel, checking that it was built under the rule set with fingerprint
+/// `rules` (0 for the game-theoretic kinds).
+pub(crate) fn decode_table<V: Variant>(
+    path: &Path,
+    slice: Slice,
+    kind: ValueKind,
+    rules: u64,
+) -> Result<Arc<SliceTable<V>>, ProbeError> {
+    let (file, indexer) = open_checked::<V>(path, slice, kind, rules, Access::Sequential)?;
+    let corrupt = |reason: String| ProbeError::CorruptTable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let per_block = file.header().block_entries as usize;
+    let size = usize::try_from(indexer.size())
+        .map_err(|_| corrupt("table too large for this address space".into()))?;
+    let not_block = |block: usize| {
+        corrupt(format!(
+            "block {block} is not a {} block of its length",
+            kind.name()
+        ))
+    };
+    // A byte per entry first; a block with a value that needs two bytes makes
+    // the whole table wide, decoded a second time.
+    let mut narrow = vec![0u8; size];
+    let fits = narrow.par_chunks_mut(per_block).enumerate().try_fold(
+        || true,
+        |fits, (block, out)| -> Result<bool, ProbeError> {
+            match file.decode_block(block as u64)? {
+                damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
+                    match decoded.narrow() {
+                        Some(bytes) => {
+                            out.copy_from_slice(bytes);
+                            Ok(fits)
+                        }
+                        None => Ok(false),
+                    }
+                }
+                _ => Err(not_block(block)),
+            }
+        },
+    );
+    let fits = fits.try_reduce(|| true, |a, b| Ok(a && b))?;
+    let values = if fits {
+        RawValues::Narrow(narrow)
+    } else {
+        drop(narrow);
+        let mut values = vec![0u16; size];
+        values.par_chunks_mut(per_block).enumerate().try_for_each(
+            |(block, out)| -> Result<(), ProbeError> {
+                match file.decode_block(block as u64)? {
+                    damka_formats::table::Block::Dtw(decoded) if decoded.len() == out.len() => {
+                        decoded.expand_into(out);
+                        Ok(())
+                    }
+                    _ => Err(not_block(block)),
+                }
+            },
+        )?;
+        RawValues::Wide(values)
+    };
+    Ok(Arc::new(SliceTable { indexer, values }))
+}
