@@ -202,7 +202,7 @@ fn bad_fens_and_missing_tables_are_errors_on_their_line() {
     assert!(lines[2]["error"]
         .as_str()
         .unwrap()
-        .contains("missing table 0M3K-0M1K"));
+        .contains("4 pieces; these tables cover up to 3 pieces"));
     assert!(lines[3]["error"].as_str().unwrap().contains("no pieces"));
     assert!(run.err.contains("argument 2"), "{}", run.err);
 

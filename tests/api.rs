@@ -1,0 +1,88 @@
+//! The public probe API as an embedder uses it: opening a directory, probing by
+//! FEN or position, the principal variations, the rule answer, and the errors.
+
+mod common;
+
+use common::{build_rule_tables, temp_dir};
+use damka_probe::rules::{RuleAnswer, RuleSet, RuleTablebase};
+use damka_probe::{International, Position, ProbeError, Russian, Tablebase, Wdl};
+
+/// Petrov's triangle material with the lone king off the main road.
+const THREE_KINGS: &str = "W:WKa1,Kc1,Ke1:BKh2";
+
+#[test]
+fn the_probe_api_answers_by_fen_and_by_position() {
+    let dir = temp_dir("api");
+    build_rule_tables::<Russian>(&dir, 3, &["0M3K-0M1K"], "russian");
+
+    let tables = Tablebase::<Russian>::open(&dir).unwrap();
+    assert_eq!(tables.max_pieces(), 4);
+    assert!(tables.slices().iter().any(|s| s.name() == "0M3K-0M1K"));
+    assert!(!tables.slices().iter().any(|s| s.name() == "0M2K-0M2K"));
+
+    let pos: Position<Russian> = THREE_KINGS.parse().unwrap();
+    assert_eq!(tables.probe_wdl(THREE_KINGS).unwrap(), Wdl::Win);
+    assert_eq!(tables.probe_wdl(pos).unwrap(), Wdl::Win);
+    let dtw = tables.probe_dtw(&pos).unwrap().unwrap();
+    assert_eq!(tables.probe_dtw(THREE_KINGS).unwrap(), Some(dtw));
+    let best = tables.best_move(THREE_KINGS).unwrap().unwrap();
+    let pv = tables.pv(THREE_KINGS).unwrap();
+    assert_eq!(pv.len(), dtw as usize, "a won line lasts its DTW");
+    assert_eq!(pv[0], best);
+
+    // Errors name the problem.
+    let bad_fen = tables.probe_wdl("W:Wz9:Bh8").unwrap_err();
+    assert!(matches!(bad_fen, ProbeError::Fen(_)), "{bad_fen}");
+    let too_many = tables.probe_wdl("W:WKa1,Kc1,Ke1:BKh2,Kh8").unwrap_err();
+    assert!(
+        too_many.to_string().contains("these tables cover up to 4 pieces"),
+        "{too_many}"
+    );
+    let missing = tables.probe_wdl("W:WKa1,Kc1:BKh2,Kh8").unwrap_err();
+    assert!(matches!(missing, ProbeError::MissingTable { .. }), "{missing}");
+
+    // Under the rules: R1 (three kings against one) is in force; R3 is not, with the
+    // lone king off the main road.
+    let set = RuleSet::preset("russian").unwrap();
+    let rules = RuleTablebase::<Russian>::open(&dir, set).unwrap();
+    let fresh = rules.set().parse_counters("").unwrap();
+    let played = rules.set().parse_counters("R1=4").unwrap();
+    let outcome = rules.probe_rules(THREE_KINGS, &played).unwrap();
+    let RuleAnswer::Win { distance } = outcome.answer() else {
+        panic!("{:?}", outcome.answer())
+    };
+    assert!(distance as u32 <= 30 - 8, "inside R1's remaining 11 moves");
+    let line = rules.pv_rules(THREE_KINGS, &played).unwrap();
+    assert_eq!(line.len(), distance as usize);
+    assert!(line.last().unwrap().is_capture(), "the phase ends by capturing");
+    let late = rules.set().parse_counters("R1=14.5").unwrap();
+    assert!(matches!(
+        rules.probe_rules(THREE_KINGS, &late).unwrap().answer(),
+        RuleAnswer::CursedWin { ref rule } if rule == "R1"
+    ));
+    assert!(fresh.is_empty());
+    let not_in_force = rules.set().parse_counters("R3=2").unwrap();
+    let refused = rules.probe_rules(THREE_KINGS, &not_in_force).unwrap_err();
+    assert!(
+        matches!(refused, ProbeError::NotInForce { ref id, .. } if id == "R3"),
+        "{refused}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn opening_a_directory_without_tables_fails() {
+    let dir = temp_dir("api-empty");
+    let missing = Tablebase::<Russian>::open(&dir).unwrap_err();
+    assert!(matches!(missing, ProbeError::NoTables { .. }), "{missing}");
+    std::fs::create_dir_all(dir.join("russian")).unwrap();
+    std::fs::write(dir.join("russian").join("notes.txt"), "not a table").unwrap();
+    let empty = Tablebase::<Russian>::open(&dir).unwrap_err();
+    assert!(
+        empty.to_string().contains("no russian tables in"),
+        "{empty}"
+    );
+    let other = Tablebase::<International>::open(&dir).unwrap_err();
+    assert!(matches!(other, ProbeError::NoTables { .. }), "{other}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
