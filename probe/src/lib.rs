@@ -26,7 +26,7 @@ mod slots;
 mod table;
 mod tablebase;
 
-pub use damka_core::{International, Move, Position, Russian, Variant, VariantKind};
+pub use damka_core::{notation, International, Move, Position, Russian, Variant, VariantKind};
 pub use damka_formats::{RuleWdl, Value, Wdl};
 pub use error::ProbeError;
 pub use query::Query;

@@ -95,6 +95,21 @@ pub enum RuleAnswer {
     },
 }
 
+impl std::fmt::Display for RuleAnswer {
+    /// `win in 18 plies`, `cursed win (drawn by R1)`, `draw`, `blessed loss (drawn
+    /// by R1)`, `loss in 7 plies`, `unknown (why)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuleAnswer::Win { distance } => write!(f, "win in {distance} plies"),
+            RuleAnswer::CursedWin { rule } => write!(f, "cursed win (drawn by {rule})"),
+            RuleAnswer::Draw => f.write_str("draw"),
+            RuleAnswer::BlessedLoss { rule } => write!(f, "blessed loss (drawn by {rule})"),
+            RuleAnswer::Loss { distance } => write!(f, "loss in {distance} plies"),
+            RuleAnswer::Unknown { reason } => write!(f, "unknown ({reason})"),
+        }
+    }
+}
+
 impl RuleOutcome {
     /// The answer as one value.
     pub fn answer(&self) -> RuleAnswer {
