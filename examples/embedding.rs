@@ -11,6 +11,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let rules = RuleTablebase::open("tables", RuleSet::preset("russian")?)?;
     let played = rules.set().parse_counters("R1=4")?;
-    println!("under russian, R1=4: {}", rules.probe_rules(&pos, &played)?.answer());
+    println!(
+        "under russian, R1=4: {}",
+        rules.probe_rules(&pos, &played)?.answer()
+    );
     Ok(())
 }

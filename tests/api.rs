@@ -35,11 +35,16 @@ fn the_probe_api_answers_by_fen_and_by_position() {
     assert!(matches!(bad_fen, ProbeError::Fen(_)), "{bad_fen}");
     let too_many = tables.probe_wdl("W:WKa1,Kc1,Ke1:BKh2,Kh8").unwrap_err();
     assert!(
-        too_many.to_string().contains("these tables cover up to 4 pieces"),
+        too_many
+            .to_string()
+            .contains("these tables cover up to 4 pieces"),
         "{too_many}"
     );
     let missing = tables.probe_wdl("W:WKa1,Kc1:BKh2,Kh8").unwrap_err();
-    assert!(matches!(missing, ProbeError::MissingTable { .. }), "{missing}");
+    assert!(
+        matches!(missing, ProbeError::MissingTable { .. }),
+        "{missing}"
+    );
 
     // Under the rules: R1 (three kings against one) is in force; R3 is not, with the
     // lone king off the main road.
@@ -54,7 +59,10 @@ fn the_probe_api_answers_by_fen_and_by_position() {
     assert!(distance as u32 <= 30 - 8, "inside R1's remaining 11 moves");
     let line = rules.pv_rules(THREE_KINGS, &played).unwrap();
     assert_eq!(line.len(), distance as usize);
-    assert!(line.last().unwrap().is_capture(), "the phase ends by capturing");
+    assert!(
+        line.last().unwrap().is_capture(),
+        "the phase ends by capturing"
+    );
     let late = rules.set().parse_counters("R1=14.5").unwrap();
     assert!(matches!(
         rules.probe_rules(THREE_KINGS, &late).unwrap().answer(),

@@ -51,11 +51,21 @@ fn the_example_runs_on_the_quickstart_tables() {
         .output()
         .expect("examples/embedding was built by cargo test");
     let out = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{out}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "value: win");
-    assert!(lines[1].starts_with("DTW: ") && lines[1].ends_with(" plies"), "{out}");
+    assert!(
+        lines[1].starts_with("DTW: ") && lines[1].ends_with(" plies"),
+        "{out}"
+    );
     assert!(lines[2].starts_with("best move: "), "{out}");
-    assert!(lines[3].starts_with("under russian, R1=4: win in "), "{out}");
+    assert!(
+        lines[3].starts_with("under russian, R1=4: win in "),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,9 +11,9 @@
 use std::cell::RefCell;
 use std::io::{Seek, SeekFrom, Write};
 
+use crate::value::{Value, Wdl};
 use damka_core::position::Material;
 use damka_core::slice::Slice;
-use crate::value::{Value, Wdl};
 use damka_core::variant::VariantKind;
 
 /// The magic bytes at the start of every table file.

@@ -11,7 +11,9 @@ use damka_formats::table::TableFormatError;
 #[non_exhaustive]
 pub enum ProbeError {
     /// The directory holds no table of the variant.
-    #[error("no {variant} tables in {dir} (build them with `damka gen --variant {variant} --dir ...`)")]
+    #[error(
+        "no {variant} tables in {dir} (build them with `damka gen --variant {variant} --dir ...`)"
+    )]
     NoTables {
         /// The directory looked in (the root's `<variant>/` folder).
         dir: PathBuf,

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use damka_core::{Position, SliceIndexer, Slice, Variant};
+use damka_core::{Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::Value;
 use rayon::prelude::*;

@@ -25,18 +25,18 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use damka_formats::table::{parse_file_name, table_file_name, ValueKind};
 use damka_core::{white_to_move, Position, Slice, Variant};
+use damka_formats::table::{parse_file_name, table_file_name, ValueKind};
 use damka_formats::{Value, Wdl};
 
 use crate::cache::BlockCache;
 use crate::error::ProbeError;
 use crate::query::Query;
-use damka_core::movegen::{generate, has_capture};
-use damka_core::moves::{apply, Move};
 use crate::slice_table::{decode_table, SliceTable};
 use crate::slots::{slot_of, Opened, Slots, MAX_PIECES};
 use crate::table::Access;
+use damka_core::movegen::{generate, has_capture};
+use damka_core::moves::{apply, Move};
 
 /// The default byte budget of the block cache.
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
@@ -417,7 +417,6 @@ impl<V: Variant> Tablebase<V> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,5 +427,4 @@ mod tests {
         fn check<T: Send + Sync>() {}
         check::<Tablebase<Russian>>();
     }
-
 }

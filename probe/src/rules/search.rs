@@ -589,11 +589,7 @@ impl<V: Variant> RuleTablebase<V> {
     /// ([`RuleOutcome::best_move`]) from `pos`, with the counts already `played`,
     /// to the end of the game or of the phase (a conversion after which every
     /// counter starts afresh); for a draw, its first [`PV_DRAW_PLIES`] moves.
-    pub fn pv_rules(
-        &self,
-        pos: impl Query<V>,
-        played: &Counters,
-    ) -> Result<Vec<Move>, ProbeError> {
+    pub fn pv_rules(&self, pos: impl Query<V>, played: &Counters) -> Result<Vec<Move>, ProbeError> {
         let (mut current, mut counts) = (pos.position()?, played.clone());
         let mut line = Vec::new();
         // A win or a loss ends the phase within its distance; a draw is cut.
