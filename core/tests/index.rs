@@ -1,7 +1,10 @@
 //! The slice index is a bijection onto legal positions, with the sizes a closed
 //! formula predicts; sub-slices partition it in the promised way.
 
-use damka_core::{advancement, build_order, Color, International, PieceKind, Position, Russian, Slice, SliceIndexer, Variant};
+use damka_core::{
+    advancement, build_order, Color, International, PieceKind, Position, Russian, Slice,
+    SliceIndexer, Variant,
+};
 
 /// SplitMix64: a small deterministic generator for sampling.
 struct Rng(u64);

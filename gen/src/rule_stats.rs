@@ -5,9 +5,9 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use damka_formats::{table::hash, table::ValueKind};
-use damka_formats::RuleWdl;
 use damka_core::{Slice, Variant};
+use damka_formats::RuleWdl;
+use damka_formats::{table::hash, table::ValueKind};
 use damka_probe::{rules::RuleSet, rules::RuleTablebase};
 use serde::Serialize;
 

@@ -8,10 +8,10 @@
 
 use std::path::Path;
 
-use damka_formats::{table::file_name, table::hash};
-use damka_core::{Slice, Variant};
-use damka_formats::{Value, Wdl};
 use damka_core::has_capture;
+use damka_core::{Slice, Variant};
+use damka_formats::{table::file_name, table::hash};
+use damka_formats::{Value, Wdl};
 use damka_probe::Tablebase;
 use rayon::prelude::*;
 use serde::Serialize;

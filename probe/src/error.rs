@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use damka_formats::table::TableFormatError;
 use damka_core::VariantKind;
+use damka_formats::table::TableFormatError;
 
 /// Why a probe has no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -4,8 +4,8 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use damka_formats::{table::Block, table::TableHeader, table::ValueKind};
 use damka_core::{Slice, VariantKind};
+use damka_formats::{table::Block, table::TableHeader, table::ValueKind};
 use memmap2::{Advice, Mmap};
 
 use crate::error::ProbeError;

@@ -24,16 +24,16 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use damka_formats::{table::table_file_name, table::ValueKind};
 use damka_core::{white_to_move, Material, Position, Slice, SliceIndexer, Variant};
+use damka_formats::{table::table_file_name, table::ValueKind};
 use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 
 use crate::cache::BlockCache;
 use crate::error::ProbeError;
+use crate::table::{Access, TableFile};
 use damka_core::movegen::{generate, has_capture};
 use damka_core::moves::{apply, Move};
-use crate::table::{Access, TableFile};
 
 /// The most pieces a position may have for the tables to cover it.
 pub const MAX_PIECES: u32 = 8;

@@ -37,8 +37,8 @@
 //! conversion has a limit at least that of the counters that keep running, so it
 //! cannot bind first, and every material of the chain is exact too.
 
-use damka_formats::{Dtc, Wdl};
 use damka_core::{Material, Position, Variant};
+use damka_formats::{Dtc, Wdl};
 
 use super::ruleset::{Counter, Events, RuleSet};
 use damka_core::moves::Move;

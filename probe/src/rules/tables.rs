@@ -12,8 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use damka_formats::{table::rule_table_file_name, table::ValueKind};
 use damka_core::{white_to_move, Material, Position, Slice, SliceIndexer, Variant};
+use damka_formats::{table::rule_table_file_name, table::ValueKind};
 use damka_formats::{Dtc, RuleWdl};
 
 use super::phase::Phase;
