@@ -1,0 +1,54 @@
+//! Block compression: every block is one zstd frame, without zstd's own checksum,
+//! and with its decompressed size recorded. Also the zstd levels writers use.
+
+use std::cell::RefCell;
+
+/// The zstd level writers use for WDL blocks. Decompression speed does not depend
+/// on it; see `formats/FORMAT.md` for the measured sizes and times per level (19 is
+/// 1 % smaller and 3 times slower).
+pub const WDL_ZSTD_LEVEL: i32 = 15;
+/// The zstd level writers use for DTW blocks: lower than WDL's, because DTW
+/// tables are four times larger raw; higher levels gain a few per cent for several
+/// times the time.
+pub const DTW_ZSTD_LEVEL: i32 = 6;
+
+thread_local! {
+    /// One zstd decompression context per thread, reused: creating one costs more
+    /// than decompressing a small block.
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { RefCell::new(None) };
+}
+
+/// Decompresses a block that must decode to at most `capacity` bytes.
+pub fn decompress(compressed: &[u8], capacity: usize) -> Result<Vec<u8>, String> {
+    // Writers record the decompressed size in the frame: allocate just that.
+    let capacity = match zstd::zstd_safe::get_frame_content_size(compressed) {
+        Ok(Some(size)) if size <= capacity as u64 => size as usize,
+        Ok(Some(size)) => {
+            return Err(format!(
+                "frame of {size} bytes, at most {capacity} expected"
+            ))
+        }
+        _ => capacity,
+    };
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
+        }
+        let decompressor = slot.as_mut().expect("just created");
+        let mut out = Vec::with_capacity(capacity);
+        decompressor
+            .decompress_to_buffer(compressed, &mut out)
+            .map_err(|e| format!("zstd: {e}"))?;
+        Ok(out)
+    })
+}
+
+/// Compresses one block's raw bytes with zstd at `level`, without zstd's own
+/// checksum (the block table holds an XXH3 of the compressed bytes).
+pub fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    let mut compressor = zstd::bulk::Compressor::new(level)?;
+    compressor.include_checksum(false)?;
+    compressor.compress(raw)
+}

@@ -1,0 +1,133 @@
+//! The DTW block codec, shared by every kind but WDL: one byte per entry, with an
+//! escape to a sorted list of 16-bit values, and [`DtwBlock`], a decoded block.
+
+use super::bytes::u32_at;
+use crate::value::Value;
+
+/// DTW entries per block (one byte each: 16 KiB decompressed, plus wide values).
+pub const DTW_BLOCK_ENTRIES: u32 = 1 << 14;
+/// The DTW byte that says "look the value up in the block's wide list".
+pub const DTW_ESCAPE: u8 = 0xFF;
+
+/// Encodes the raw [`Value`]s of a DTW block: one byte each (the raw value, or
+/// [`DTW_ESCAPE`] for raw values of 255 and more), then a little-endian `u32` count
+/// of escaped entries, then each as `u32` offset in the block and `u16` raw value,
+/// by increasing offset.
+pub fn encode_dtw(values: &[u16]) -> Vec<u8> {
+    let mut out: Vec<u8> = values
+        .iter()
+        .map(|&v| {
+            if v >= DTW_ESCAPE as u16 {
+                DTW_ESCAPE
+            } else {
+                v as u8
+            }
+        })
+        .collect();
+    let wide: Vec<(u32, u16)> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, &v)| v >= DTW_ESCAPE as u16)
+        .map(|(i, &v)| (i as u32, v))
+        .collect();
+    out.extend_from_slice(&(wide.len() as u32).to_le_bytes());
+    for (offset, value) in wide {
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&value.to_le_bytes());
+    }
+    out
+}
+
+/// The most bytes a DTW block of `entries` entries decodes to.
+pub(super) fn dtw_capacity(entries: usize) -> usize {
+    entries + 4 + 6 * entries
+}
+
+/// A decoded DTW block: a byte per entry and the sorted wide values.
+#[derive(Debug, Clone)]
+pub struct DtwBlock {
+    bytes: Box<[u8]>,
+    wide: Box<[(u32, u16)]>,
+}
+
+impl DtwBlock {
+    /// Splits and checks a decompressed DTW block of `entries` entries: every
+    /// escape byte has exactly one wide value, at increasing offsets, each wide.
+    pub(super) fn parse(mut raw: Vec<u8>, entries: usize) -> Result<DtwBlock, String> {
+        if raw.len() < entries + 4 {
+            return Err(format!("{} bytes for {entries} DTW entries", raw.len()));
+        }
+        let count = u32_at(&raw, entries) as usize;
+        let tail = &raw[entries + 4..];
+        if tail.len() != 6 * count {
+            return Err(format!("{} wide values in {} bytes", count, tail.len()));
+        }
+        let mut wide = Vec::with_capacity(count);
+        for item in tail.chunks_exact(6) {
+            let offset = u32_at(item, 0);
+            let value = u16::from_le_bytes([item[4], item[5]]);
+            let in_order = !matches!(wide.last(), Some(&(o, _)) if o >= offset);
+            if !in_order
+                || offset as usize >= entries
+                || raw[offset as usize] != DTW_ESCAPE
+                || value < DTW_ESCAPE as u16
+            {
+                return Err(format!("bad wide value at offset {offset}"));
+            }
+            wide.push((offset, value));
+        }
+        let escapes = raw[..entries].iter().filter(|&&b| b == DTW_ESCAPE).count();
+        if escapes != count {
+            return Err(format!("{escapes} escape bytes, {count} wide values"));
+        }
+        raw.truncate(entries);
+        Ok(DtwBlock {
+            bytes: raw.into_boxed_slice(),
+            wide: wide.into_boxed_slice(),
+        })
+    }
+
+    /// The value at offset `local`.
+    #[inline]
+    pub fn value(&self, local: usize) -> Value {
+        let byte = self.bytes[local];
+        if byte != DTW_ESCAPE {
+            return Value::from_raw(byte as u16);
+        }
+        let at = self
+            .wide
+            .binary_search_by_key(&(local as u32), |&(o, _)| o)
+            .expect("a checked block has a wide value for every escape");
+        Value::from_raw(self.wide[at].1)
+    }
+
+    /// The block's values as bytes, when none needs more than one (no escape).
+    pub fn narrow(&self) -> Option<&[u8]> {
+        self.wide.is_empty().then_some(&self.bytes)
+    }
+
+    /// Writes every value of the block into `out` (as long as the block).
+    pub fn expand_into(&self, out: &mut [u16]) {
+        for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {
+            *o = b as u16;
+        }
+        for &(offset, value) in self.wide.iter() {
+            out[offset as usize] = value;
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether the block has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The heap bytes it holds (for cache budgets): the bytes and the wide values.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.bytes.len() + 8 * self.wide.len()
+    }
+}
