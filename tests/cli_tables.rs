@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 
 use common::{damka, Run};
 
-use damka_formats::{table::compress, table::encode_dtw, table::pack_wdl, table::wdl_code, table::Block, table::TableHeader, table::TableWriter, table::HEADER_LEN};
+use damka_formats::{
+    table::compress, table::encode_dtw, table::pack_wdl, table::wdl_code, table::Block,
+    table::TableHeader, table::TableWriter, table::HEADER_LEN,
+};
 
 /// A fresh directory with the Russian tables of up to 3 pieces.
 fn built(tag: &str) -> PathBuf {

@@ -14,9 +14,9 @@
 mod common;
 
 use common::{build_tables, temp_dir};
+use damka_core::has_capture;
 use damka_core::{Color, International, Position, Russian, Slice, SliceIndexer, Variant};
 use damka_formats::Wdl;
-use damka_core::has_capture;
 use damka_probe::Tablebase;
 
 /// Builds everything up to `pieces`, then the slices `names`, in order.

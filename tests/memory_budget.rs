@@ -67,11 +67,7 @@ fn spilled_groups_write_the_same_bytes() {
     assert!(r.ok, "{}", r.err);
     let tablebase = Tablebase::<Russian>::new(&reference);
     let spilled = temp_dir("budget-spilled");
-    let store = FileStore::new(
-        &spilled.join("russian"),
-        damka_core::VariantKind::Russian,
-    )
-    .unwrap();
+    let store = FileStore::new(&spilled.join("russian"), damka_core::VariantKind::Russian).unwrap();
     let mut heads: Vec<Slice> = Vec::new();
     for slice in build_order::<Russian>(4) {
         if !heads.contains(&slice.mirror()) {

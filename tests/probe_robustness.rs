@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use damka_formats::{table::table_file_name, table::ValueKind, table::HEADER_LEN};
 use damka_core::{build_order, Position, Russian, Slice, SliceIndexer};
+use damka_formats::{table::table_file_name, table::ValueKind, table::HEADER_LEN};
 use damka_formats::{Value, Wdl};
 use damka_gen::{build, BuildOptions};
 use damka_probe::Tablebase;

@@ -14,10 +14,10 @@ mod common;
 use common::rule_cases_data::CASES;
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};
-use damka_formats::table::ValueKind;
-use damka_core::{International, Position, Russian, Slice, SliceIndexer, Variant};
-use damka_formats::{RuleWdl, Wdl};
 use damka_core::has_capture;
+use damka_core::{International, Position, Russian, Slice, SliceIndexer, Variant};
+use damka_formats::table::ValueKind;
+use damka_formats::{RuleWdl, Wdl};
 use damka_probe::{rules::Counters, rules::Events, rules::RuleSet, rules::RuleTablebase};
 
 /// Every White-to-move position of `slice` that is not a capture position.

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{build_rule_tables, damka, temp_dir};
-use damka_formats::table::ValueKind;
-use damka_core::{Color, Position, Russian, Slice};
-use damka_formats::{RuleWdl, Wdl};
 use damka_core::apply;
+use damka_core::{Color, Position, Russian, Slice};
+use damka_formats::table::ValueKind;
+use damka_formats::{RuleWdl, Wdl};
 use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
 
 /// R1's limit: 15 moves, 30 plies.

@@ -26,10 +26,10 @@
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
-use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_core::{Position, Variant};
 use damka_core::movegen::generate;
 use damka_core::{apply, Move};
+use damka_core::{Position, Variant};
+use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
 use crate::rules::Conversion;

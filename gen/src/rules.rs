@@ -12,12 +12,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use damka_formats::table::ValueKind;
-use damka_core::{build_order, dependencies, to_fen, Material, Position, Slice, Variant};
-use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
 use damka_core::Move;
+use damka_core::{build_order, dependencies, to_fen, Material, Position, Slice, Variant};
+use damka_formats::table::ValueKind;
+use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::SliceTable;
+use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
 use rayon::prelude::*;
 
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};

@@ -32,10 +32,13 @@ use std::sync::Arc;
 
 use bitvec::vec::BitVec;
 use damka_core::position::rotate;
+use damka_core::{apply, Move};
+use damka_core::{
+    movegen::count_king_moves, movegen::directions, movegen::generate_captures,
+    movegen::generate_man_moves, movegen::has_capture, movegen::shift,
+};
 use damka_core::{Bits, BlockRanks, BlockWalk, Material, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{Value, Wdl};
-use damka_core::{movegen::count_king_moves, movegen::directions, movegen::generate_captures, movegen::generate_man_moves, movegen::has_capture, movegen::shift};
-use damka_core::{apply, Move};
 use damka_probe::SliceTable;
 use rayon::prelude::*;
 

@@ -11,8 +11,11 @@ use std::path::{Path, PathBuf};
 
 use bitvec::slice::BitSlice;
 use bitvec::vec::BitVec;
-use damka_formats::{table::compress, table::encode_dtw, table::pack_wdl, table::rule_table_file_name, table::table_file_name, table::wdl_code, table::TableWriter, table::ValueKind};
 use damka_core::{Slice, VariantKind};
+use damka_formats::{
+    table::compress, table::encode_dtw, table::pack_wdl, table::rule_table_file_name,
+    table::table_file_name, table::wdl_code, table::TableWriter, table::ValueKind,
+};
 use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 

@@ -15,10 +15,10 @@
 
 use std::path::Path;
 
-use damka_formats::table::parse_file_name;
-use damka_core::{Position, Slice, Variant};
-use damka_formats::Value;
 use damka_core::{apply, generate};
+use damka_core::{Position, Slice, Variant};
+use damka_formats::table::parse_file_name;
+use damka_formats::Value;
 use damka_probe::{ProbeError, Tablebase};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;

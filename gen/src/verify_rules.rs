@@ -15,12 +15,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use damka_core::{apply, generate};
+use damka_core::{Position, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_core::{Position, Slice, Variant};
-use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
-use damka_core::{apply, generate};
 use damka_probe::SliceTable;
+use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
 use rayon::prelude::*;
 
 use crate::error::GenError;

@@ -12,9 +12,9 @@
 
 use std::sync::Arc;
 
+use damka_core::Move;
 use damka_core::{Material, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{RuleWdl, Wdl};
-use damka_core::Move;
 use damka_probe::SliceTable;
 
 use crate::error::GenError;

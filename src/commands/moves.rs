@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use damka_core::{International, Position, Russian, Variant, VariantKind};
 use damka_core::{apply, legal_moves, notation, path, Move};
+use damka_core::{International, Position, Russian, Variant, VariantKind};
 use serde::Serialize;
 
 use super::input::{answer_each, Output};

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damka_core::{International, Position, Russian, Variant, VariantKind};
-use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
 use damka_core::{apply, notation};
+use damka_core::{International, Position, Russian, Variant, VariantKind};
 use damka_probe::Tablebase;
+use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
 
 use super::input::{answer_each, Output};
 

@@ -17,10 +17,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use damka_core::{apply, legal_moves};
 use damka_core::{Color, PieceKind, Position, Slice, Variant};
 use damka_formats::Value;
 use damka_gen::{build, BuildOptions};
-use damka_core::{apply, legal_moves};
 
 /// What a run of the `damka` binary printed, and whether it succeeded.
 pub struct Run {
