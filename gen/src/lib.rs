@@ -6,6 +6,7 @@ pub mod budget;
 pub mod build;
 pub mod error;
 mod layers;
+pub mod progress;
 pub mod rules;
 pub mod solve;
 pub mod store;
@@ -16,4 +17,5 @@ mod zeroing;
 
 pub use build::{build, BuildOptions, BuildReport, BuiltGroup};
 pub use error::GenError;
+pub use progress::{OnProgress, Progress};
 pub use rules::{build_rules, RuleBuildOptions};

@@ -29,9 +29,11 @@ use crate::zeroing::Zeroing;
 
 /// What to build.
 #[derive(Debug, Clone)]
-pub struct RuleBuildOptions {
-    /// The game-theoretic build: root directory, pieces, slice, progress bars.
-    pub tables: BuildOptions,
+pub struct RuleBuildOptions<'a> {
+    /// The game-theoretic build: root directory, pieces, slice, memory, and where
+    /// the progress of that build is reported (the rule tables' groups report
+    /// none).
+    pub tables: BuildOptions<'a>,
     /// The rule set.
     pub set: RuleSet,
 }
@@ -104,7 +106,7 @@ pub(crate) fn decode_dtc(raw: u16) -> (Wdl, u16) {
 /// Builds the rule tables `options` asks for (and the game-theoretic tables they
 /// need), calling `on_group` as each group's rule tables are written.
 pub fn build_rules<V: Variant>(
-    options: &RuleBuildOptions,
+    options: &RuleBuildOptions<'_>,
     on_group: &mut dyn FnMut(&BuiltGroup),
 ) -> Result<BuildReport, GenError> {
     let tables = &options.tables;
