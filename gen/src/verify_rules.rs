@@ -11,6 +11,8 @@
 //!   the DTC value wherever [`Phase::decide`] decides from it alone, and, where the
 //!   material has a DTZ table, against it: a win or loss under the rules must zero
 //!   within the budget of the counters man moves restart.
+//!
+//! [`Phase::decide`]: damka_probe::rules::Phase::decide
 
 use std::path::Path;
 use std::sync::Arc;
