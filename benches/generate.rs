@@ -15,8 +15,8 @@ fn generate(c: &mut Criterion) {
         root: dir.clone(),
         max_pieces: 4,
         only: None,
-        quiet: true,
         memory: None,
+        progress: None,
     };
     build::<Russian>(&options, &mut |_| {}).unwrap();
     let tablebase = Tablebase::<Russian>::new(&dir);

@@ -38,8 +38,8 @@ fn tables() -> (PathBuf, bool) {
         root: dir.clone(),
         max_pieces: PIECES,
         only: None,
-        quiet: true,
         memory: None,
+        progress: None,
     };
     build::<Russian>(&options, &mut |_| {}).unwrap();
     (dir, true)

@@ -37,8 +37,8 @@ fn tables() -> (PathBuf, bool) {
             root: dir.clone(),
             max_pieces: PIECES,
             only: None,
-            quiet: true,
             memory: None,
+            progress: None,
         },
         set: presets::russian(),
     };

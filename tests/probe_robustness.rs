@@ -23,8 +23,8 @@ fn built(tag: &str, pieces: u32) -> PathBuf {
         root: dir.clone(),
         max_pieces: pieces,
         only: None,
-        quiet: true,
         memory: None,
+        progress: None,
     };
     build::<Russian>(&options, &mut |_| {}).unwrap();
     dir

@@ -7,7 +7,7 @@ use common::{all_positions, build_tables, damka, naive_solve, temp_dir, Run};
 use damka_core::has_capture;
 use damka_core::{Color, International, Position, Russian, Slice, Variant};
 use damka_formats::Wdl;
-use damka_gen::stats::stats;
+use damka_stats::stats::stats;
 
 fn check_against_naive<V: Variant>(pieces: u32) {
     let dir = temp_dir(&format!("stats-{}", V::KIND));

@@ -6,29 +6,42 @@ use std::time::{Duration, Instant};
 
 use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::Tablebase;
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::budget::{default_budget, group_need, mib};
 use crate::error::GenError;
+use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
 use crate::store::{FileStore, SolvedSlice, TableStore};
 
 /// What to build.
-#[derive(Debug, Clone)]
-pub struct BuildOptions {
+#[derive(Clone)]
+pub struct BuildOptions<'a> {
     /// The tables' root directory; a variant's tables go to `root/<variant>/`.
     pub root: PathBuf,
     /// Build every slice with at most this many pieces.
     pub max_pieces: u32,
     /// Build only this slice (and its mirror); its dependencies must exist.
     pub only: Option<Slice>,
-    /// No progress bars.
-    pub quiet: bool,
     /// The memory ceiling in bytes (`None`: the memory available less a margin,
     /// [`crate::budget::default_budget`]). A group that does not fit solves with
     /// its sub-slices spilled to disk; one that does not fit even so is an error,
     /// before anything is built.
     pub memory: Option<u64>,
+    /// Where the build reports its progress (`None`: nowhere): per solve group,
+    /// and per solve unit inside a group.
+    pub progress: Option<OnProgress<'a>>,
+}
+
+impl std::fmt::Debug for BuildOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("root", &self.root)
+            .field("max_pieces", &self.max_pieces)
+            .field("only", &self.only)
+            .field("memory", &self.memory)
+            .field("progress", &self.progress.map(|_| "callback"))
+            .finish()
+    }
 }
 
 /// One solve group that was built.
@@ -77,9 +90,9 @@ pub(crate) fn groups(order: &[Slice]) -> Vec<Slice> {
 }
 
 /// Builds the tables `options` asks for, calling `on_group` as each solve group is
-/// written.
+/// written and reporting progress to `options.progress`.
 pub fn build<V: Variant>(
-    options: &BuildOptions,
+    options: &BuildOptions<'_>,
     on_group: &mut dyn FnMut(&BuiltGroup),
 ) -> Result<BuildReport, GenError> {
     let order = build_order::<V>(options.max_pieces);
@@ -116,7 +129,12 @@ pub fn build<V: Variant>(
     };
     let threads = rayon::current_num_threads();
     let budget = Budget::new::<V>(options.memory, &todo, threads)?;
-    let bars = Bars::new::<V>(options.quiet, &todo)?;
+    let mut total = 0;
+    for &head in &todo {
+        total += group_positions::<V>(head)?;
+    }
+    let progress = options.progress;
+    send(progress, Progress::Started { positions: total });
     for head in todo {
         let started = Instant::now();
         let deps = dependencies(head)
@@ -128,12 +146,15 @@ pub fn build<V: Variant>(
         let spill_dir = spill.then(|| tablebase.dir());
         let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
         let positions = group.positions();
-        let bar = bars.slice_bar(head, positions);
-        group.solve(&|done| {
-            bar.inc(done);
-            bars.overall.inc(done);
-        })?;
-        bar.finish_and_clear();
+        send(
+            progress,
+            Progress::GroupStarted {
+                slice: head,
+                positions,
+            },
+        );
+        group.solve(&|done| send(progress, Progress::Advanced { positions: done }))?;
+        send(progress, Progress::GroupFinished { slice: head });
         // The dependencies are dropped here: writing the tables does not read them.
         let slots = group.into_slots();
         let tables: Vec<SolvedSlice<'_>> = slots
@@ -148,10 +169,10 @@ pub fn build<V: Variant>(
             elapsed: started.elapsed(),
             spilled: spill,
         };
-        bars.multi.suspend(|| on_group(&built));
+        on_group(&built);
         report.built.push(built);
     }
-    bars.overall.finish_and_clear();
+    send(progress, Progress::Finished);
     Ok(report)
 }
 
@@ -234,42 +255,4 @@ fn group_positions<V: Variant>(head: Slice) -> Result<u64, GenError> {
         total += SliceIndexer::<V>::new(head.mirror())?.size();
     }
     Ok(total)
-}
-
-/// The progress bars: one overall, one for the group being solved.
-struct Bars {
-    multi: MultiProgress,
-    overall: ProgressBar,
-}
-
-impl Bars {
-    fn new<V: Variant>(quiet: bool, todo: &[Slice]) -> Result<Bars, GenError> {
-        let multi = MultiProgress::new();
-        if quiet {
-            multi.set_draw_target(ProgressDrawTarget::hidden());
-        }
-        let mut total = 0;
-        for &head in todo {
-            total += group_positions::<V>(head)?;
-        }
-        let overall = multi.add(ProgressBar::new(total));
-        overall.set_style(style());
-        overall.set_prefix("all");
-        Ok(Bars { multi, overall })
-    }
-
-    fn slice_bar(&self, head: Slice, positions: u64) -> ProgressBar {
-        let bar = self.multi.add(ProgressBar::new(positions));
-        bar.set_style(style());
-        bar.set_prefix(head.name());
-        bar
-    }
-}
-
-fn style() -> ProgressStyle {
-    ProgressStyle::with_template(
-        "{prefix:>12} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
-    )
-    .expect("valid progress template")
-    .progress_chars("=> ")
 }

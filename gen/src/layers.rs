@@ -32,7 +32,7 @@ use damka_core::{Position, Variant};
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
-use crate::rules::Conversion;
+use crate::dtc::Conversion;
 use crate::solve::{back, Group, Metric, Unit};
 use crate::store::ValueSource;
 

@@ -4,14 +4,12 @@
 
 pub mod budget;
 pub mod build;
+mod dtc;
 pub mod error;
 mod layers;
-pub mod plot;
-pub mod report;
-pub mod rule_stats;
+pub mod progress;
 pub mod rules;
 pub mod solve;
-pub mod stats;
 pub mod store;
 pub mod values;
 pub mod verify;
@@ -20,4 +18,5 @@ mod zeroing;
 
 pub use build::{build, BuildOptions, BuildReport, BuiltGroup};
 pub use error::GenError;
+pub use progress::{OnProgress, Progress};
 pub use rules::{build_rules, RuleBuildOptions};

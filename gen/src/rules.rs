@@ -9,102 +9,39 @@
 //! are there already are skipped, and a group with RWDL tables but no DTZ tables
 //! gets only those, so an interrupted build resumes.
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use damka_core::Move;
-use damka_core::{build_order, dependencies, to_fen, Material, Position, Slice, Variant};
+use damka_core::{build_order, dependencies, to_fen, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_probe::SliceTable;
-use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
+use damka_probe::{rules::RuleSet, rules::RuleTablebase, rules::Verdict};
 use rayon::prelude::*;
 
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
+use crate::dtc::Dependency;
 use crate::error::GenError;
 use crate::layers;
-use crate::solve::{Group, Metric};
+use crate::solve::Group;
 use crate::store::FileStore;
 use crate::zeroing::Zeroing;
 
+pub use crate::dtc::Conversion;
+
 /// What to build.
 #[derive(Debug, Clone)]
-pub struct RuleBuildOptions {
-    /// The game-theoretic build: root directory, pieces, slice, progress bars.
-    pub tables: BuildOptions,
+pub struct RuleBuildOptions<'a> {
+    /// The game-theoretic build: root directory, pieces, slice, memory, and where
+    /// the progress of that build is reported (the rule tables' groups report
+    /// none).
+    pub tables: BuildOptions<'a>,
     /// The rule set.
     pub set: RuleSet,
-}
-
-/// The DTC metric: a conversion that ends the phase ([`is_exit`]) is valued by the
-/// RWDL table of the position it reaches (counters are fresh there); one that
-/// keeps a counter running continues the phase, valued by that slice's DTC table.
-pub struct Conversion<V: Variant> {
-    set: RuleSet,
-    dependencies: Vec<Dependency<V>>,
-}
-
-/// A dependency's material, DTC table and RWDL table.
-type Dependency<V> = (Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>);
-
-impl<V: Variant> Conversion<V> {
-    fn tables(&self, material: Material) -> &Dependency<V> {
-        self.dependencies
-            .iter()
-            .find(|(m, _, _)| *m == material)
-            .unwrap_or_else(|| unreachable!("rule tables for {material:?} were not opened"))
-    }
-}
-
-impl<V: Variant> Metric<V> for Conversion<V> {
-    #[inline]
-    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16) {
-        if after.black() == 0 {
-            return (Wdl::Win, 1);
-        }
-        let next = after.flipped();
-        let (_, dtc, rwdl) = self.tables(next.material());
-        if is_exit(&self.set, pos, mv, after) {
-            let code = rwdl.raw(&next);
-            match RuleWdl::from_code(code).map(RuleWdl::ruled) {
-                Some(Wdl::Loss) => (Wdl::Win, 1),
-                Some(Wdl::Win) => (Wdl::Loss, 1),
-                _ => (Wdl::Draw, 0),
-            }
-        } else {
-            let value = Dtc::from_raw(dtc.raw(&next)).back();
-            self.decode(value.raw())
-        }
-    }
-
-    #[inline]
-    fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
-        encode_dtc(wdl, plies)
-    }
-
-    #[inline]
-    fn decode(&self, raw: u16) -> (Wdl, u16) {
-        decode_dtc(raw)
-    }
-}
-
-/// The stored [`Dtc`] of a decided value: the encoding of the DTC and DTZ metrics.
-#[inline]
-pub(crate) fn encode_dtc(wdl: Wdl, plies: u16) -> u16 {
-    Dtc::new(wdl, plies).raw()
-}
-
-/// The outcome and distance of a stored [`Dtc`] (0 plies for a draw).
-#[inline]
-pub(crate) fn decode_dtc(raw: u16) -> (Wdl, u16) {
-    let value = Dtc::from_raw(raw);
-    (value.wdl(), value.distance().unwrap_or(0))
 }
 
 /// Builds the rule tables `options` asks for (and the game-theoretic tables they
 /// need), calling `on_group` as each group's rule tables are written.
 pub fn build_rules<V: Variant>(
-    options: &RuleBuildOptions,
+    options: &RuleBuildOptions<'_>,
     on_group: &mut dyn FnMut(&BuiltGroup),
 ) -> Result<BuildReport, GenError> {
     let tables = &options.tables;
@@ -194,10 +131,7 @@ fn phase_tables<V: Variant>(
 ) -> Result<(u64, Vec<Slice>, GroupCodes), GenError> {
     let set = rules.set();
     let fingerprint = set.fingerprint();
-    let metric = Conversion {
-        set: set.clone(),
-        dependencies: deps,
-    };
+    let metric = Conversion::new(set.clone(), deps);
     let mut group = Group::new(head, metric)?;
     let positions = group.positions();
     group.solve(&|_| {})?;

@@ -48,7 +48,7 @@ use crate::values::SlotValues;
 
 /// What a solve computes: how a capture or promotion is valued, and how a
 /// decided value is stored. [`Dtw`] is the game-theoretic distance to win; the
-/// rule tables plug in their distance to conversion (`crate::rules`).
+/// rule tables plug in their distance to conversion.
 pub trait Metric<V: Variant>: Sync {
     /// The value, for the side that played it, of the capture or promotion `mv`
     /// from `pos` (White to move), which leads to `after` (Black to move): the

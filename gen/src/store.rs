@@ -22,7 +22,8 @@ use rayon::prelude::*;
 use crate::error::GenError;
 
 /// Where the writer reads a slice's solved values from, range by range, so that
-/// a group need not be in memory as a whole (`crate::values`).
+/// a group need not be in memory as a whole (the solver may spill its values to
+/// disk).
 pub trait ValueSource: Sync {
     /// Number of entries.
     fn len(&self) -> usize;

@@ -20,10 +20,10 @@ use damka_core::{Position, Slice, Variant};
 use damka_formats::table::parse_file_name;
 use damka_formats::Value;
 use damka_probe::{ProbeError, Tablebase};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::GenError;
+use crate::progress::{send, OnProgress, Progress};
 
 /// A position whose stored value is not the one its successors give.
 #[derive(Debug, Clone)]
@@ -92,15 +92,25 @@ pub fn expected_value<V: Variant>(
     Ok(best.unwrap_or(Value::LOST))
 }
 
-/// Verifies every table of variant `V` under `root`.
-pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenError> {
+/// Verifies every table of variant `V` under `root`, reporting progress to
+/// `progress` (one group per slice).
+pub fn verify<V: Variant>(
+    root: &Path,
+    progress: Option<OnProgress<'_>>,
+) -> Result<VerifyReport, GenError> {
     let tablebase = Tablebase::<V>::new(root);
     let slices = tables_in(tablebase.dir())?;
     let mut report = VerifyReport::default();
     for slice in slices {
         let table = tablebase.slice_table(slice)?;
         let size = table.indexer().size();
-        let bar = progress_bar(size, quiet, slice.name());
+        send(
+            progress,
+            Progress::GroupStarted {
+                slice,
+                positions: size,
+            },
+        );
         const CHUNK: u64 = 1 << 14;
         let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
@@ -133,31 +143,19 @@ pub fn verify<V: Variant>(root: &Path, quiet: bool) -> Result<VerifyReport, GenE
                         }
                     }
                 }
-                bar.inc(end - c * CHUNK);
+                send(
+                    progress,
+                    Progress::Advanced {
+                        positions: end - c * CHUNK,
+                    },
+                );
                 Ok((bad, examples))
             })
             .collect::<Result<_, _>>()?;
-        bar.finish_and_clear();
+        send(progress, Progress::GroupFinished { slice });
         report.add(1, size, chunks);
     }
     Ok(report)
-}
-
-/// A progress bar over the `size` positions of one table (hidden when `quiet`).
-pub(crate) fn progress_bar(size: u64, quiet: bool, prefix: String) -> ProgressBar {
-    let bar = if quiet {
-        ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden())
-    } else {
-        ProgressBar::new(size)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>12} [{bar:30}] {human_pos}/{human_len} verified, ETA {eta}",
-        )
-        .expect("valid progress template"),
-    );
-    bar.set_prefix(prefix);
-    bar
 }
 
 impl VerifyReport {

@@ -11,6 +11,8 @@
 //!   the DTC value wherever [`Phase::decide`] decides from it alone, and, where the
 //!   material has a DTZ table, against it: a win or loss under the rules must zero
 //!   within the budget of the counters man moves restart.
+//!
+//! [`Phase::decide`]: damka_probe::rules::Phase::decide
 
 use std::path::Path;
 use std::sync::Arc;
@@ -24,13 +26,15 @@ use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::V
 use rayon::prelude::*;
 
 use crate::error::GenError;
-use crate::verify::{progress_bar, tables_in, Mismatch, VerifyReport, EXAMPLES};
+use crate::progress::{send, OnProgress, Progress};
+use crate::verify::{tables_in, Mismatch, VerifyReport, EXAMPLES};
 
-/// Verifies the rule tables of `set` for every slice under `root` that has them.
+/// Verifies the rule tables of `set` for every slice under `root` that has them,
+/// reporting progress to `progress` (one group per slice).
 pub fn verify_rules<V: Variant>(
     root: &Path,
     set: &RuleSet,
-    quiet: bool,
+    progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
     let rules = RuleTablebase::<V>::new(root, set.clone());
     let mut report = VerifyReport::default();
@@ -40,7 +44,13 @@ pub fn verify_rules<V: Variant>(
         }
         let checker = Checker::new(&rules, slice)?;
         let size = checker.size;
-        let bar = progress_bar(size, quiet, format!("{} {}", slice.name(), set.name));
+        send(
+            progress,
+            Progress::GroupStarted {
+                slice,
+                positions: size,
+            },
+        );
         const CHUNK: u64 = 1 << 14;
         let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
@@ -50,11 +60,16 @@ pub fn verify_rules<V: Variant>(
                 for index in c * CHUNK..end {
                     checker.check(index, &mut found)?;
                 }
-                bar.inc(end - c * CHUNK);
+                send(
+                    progress,
+                    Progress::Advanced {
+                        positions: end - c * CHUNK,
+                    },
+                );
                 Ok(found)
             })
             .collect::<Result<_, GenError>>()?;
-        bar.finish_and_clear();
+        send(progress, Progress::GroupFinished { slice });
         report.add(if checker.dtz { 3 } else { 2 }, size, chunks);
     }
     Ok(report)

@@ -17,8 +17,8 @@ use damka_core::{Material, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{RuleWdl, Wdl};
 use damka_probe::SliceTable;
 
+use crate::dtc::{decode_dtc, encode_dtc};
 use crate::error::GenError;
-use crate::rules::{decode_dtc, encode_dtc};
 use crate::solve::Metric;
 
 /// The DTZ metric of one group.

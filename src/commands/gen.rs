@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_core::{International, Russian, Slice, Variant, VariantKind};
-use damka_gen::{build, build_rules, BuildOptions, RuleBuildOptions};
+use damka_gen::{build, build_rules, BuildOptions, OnProgress, Progress, RuleBuildOptions};
+
+use super::bars::Bars;
 use damka_probe::rules::RuleSet;
 
 /// Arguments of `damka gen`.
@@ -58,28 +60,32 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(|spec| RuleSet::load_for(spec, V::KIND))
         .transpose()?;
+    let bars = Bars::build(args.quiet);
+    let draw = |event: Progress| bars.show(event);
     let options = BuildOptions {
         root: args.dir.clone(),
         max_pieces: args.pieces,
         only: args.slice,
-        quiet: args.quiet,
         memory: args.memory,
+        progress: (!args.quiet).then_some(&draw as OnProgress<'_>),
     };
     let report = build::<V>(&options, &mut |group| {
         let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
         let seconds = group.elapsed.as_secs_f64();
-        println!(
-            "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s{}",
-            names.join(" "),
-            group.positions,
-            seconds,
-            group.positions as f64 / seconds.max(1e-9),
-            if group.spilled {
-                " (sub-slices spilled to disk)"
-            } else {
-                ""
-            }
-        );
+        bars.suspend(|| {
+            println!(
+                "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s{}",
+                names.join(" "),
+                group.positions,
+                seconds,
+                group.positions as f64 / seconds.max(1e-9),
+                if group.spilled {
+                    " (sub-slices spilled to disk)"
+                } else {
+                    ""
+                }
+            )
+        });
     })
     .context("generation failed")?;
     print_total(&report);

@@ -1,5 +1,6 @@
 //! One module per subcommand; each exposes its clap arguments and a `run` function.
 
+pub mod bars;
 pub mod gen;
 pub mod input;
 pub mod moves;

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_core::{International, Russian, Variant, VariantKind};
-use damka_gen::report::{render, Format};
-use damka_gen::rule_stats::{render_rule_stats, rule_stats};
 use damka_probe::rules::RuleSet;
+use damka_stats::report::{render, Format};
+use damka_stats::rule_stats::{render_rule_stats, rule_stats};
 
 /// The report formats on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -66,7 +66,7 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     if let Some(spec) = &args.rules {
         return run_rules::<V>(args, spec);
     }
-    let report = damka_gen::stats::stats::<V>(&args.dir, args.pieces, |slice| {
+    let report = damka_stats::stats::stats::<V>(&args.dir, args.pieces, |slice| {
         eprintln!("stats: {slice}");
     })?;
     let text = render(&report, format_of(args), &command_line());
@@ -75,7 +75,7 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         let pieces = args
             .plot_pieces
             .unwrap_or_else(|| report.totals.last().map_or(2, |t| t.pieces));
-        damka_gen::plot::plot(&report, pieces, path)?;
+        damka_stats::plot::plot(&report, pieces, path)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,7 +8,10 @@ use std::process::ExitCode;
 use damka_core::{International, Russian, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
 use damka_gen::verify_rules::verify_rules;
+use damka_gen::{OnProgress, Progress};
 use damka_probe::rules::RuleSet;
+
+use super::bars::Bars;
 
 /// Arguments of `damka verify`.
 #[derive(Debug, clap::Args)]
@@ -76,7 +79,10 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let report = match &args.rules {
         Some(spec) => {
             let set = RuleSet::load_for(spec, V::KIND)?;
-            let report = verify_rules::<V>(&args.dir, &set, args.quiet)?;
+            let bars = Bars::verify(Some(&set.name), args.quiet);
+            let draw = |event: Progress| bars.show(event);
+            let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
+            let report = verify_rules::<V>(&args.dir, &set, progress)?;
             if report.tables == 0 {
                 anyhow::bail!(
                     "no {} rule tables in {} (build them with `damka gen --rules {}`)",
@@ -87,7 +93,11 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             }
             report
         }
-        None => verify::<V>(&args.dir, args.quiet)?,
+        None => {
+            let bars = Bars::verify(None, args.quiet);
+            let draw = |event: Progress| bars.show(event);
+            verify::<V>(&args.dir, (!args.quiet).then_some(&draw as OnProgress<'_>))?
+        }
     };
     if report.tables == 0 {
         return Err(no_tables::<V>(args));

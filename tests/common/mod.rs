@@ -69,8 +69,8 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
         root: dir.to_path_buf(),
         max_pieces: pieces,
         only: None,
-        quiet: true,
         memory: None,
+        progress: None,
     };
     build::<V>(&options, &mut |_| {}).unwrap();
     for name in extra {
@@ -93,8 +93,8 @@ pub fn build_rule_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str], se
         root: dir.to_path_buf(),
         max_pieces: pieces,
         only: None,
-        quiet: true,
         memory: None,
+        progress: None,
     };
     let options = damka_gen::RuleBuildOptions {
         tables: tables.clone(),

@@ -16,8 +16,8 @@ use damka_probe::Tablebase;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::GenError;
-use crate::verify::tables_in;
+use crate::error::StatsError;
+use crate::tables::tables_in;
 
 /// The longest win or loss of a slice, with one position that has it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,7 +67,7 @@ impl Counts {
             _ => (&mut self.losses, &mut self.longest_loss),
         };
         *count += 1;
-        if extreme.as_ref().is_none_or(|e| d > e.plies) {
+        if extreme.as_ref().map_or(true, |e| d > e.plies) {
             *extreme = Some(Extreme {
                 plies: d,
                 fen: fen(),
@@ -89,7 +89,7 @@ impl Counts {
             (&mut self.longest_loss, &other.longest_loss),
         ] {
             if let Some(t) = theirs {
-                if mine.as_ref().is_none_or(|m| t.plies > m.plies) {
+                if mine.as_ref().map_or(true, |m| t.plies > m.plies) {
                     *mine = Some(t.clone());
                 }
             }
@@ -148,13 +148,13 @@ pub struct StatsReport {
 pub fn slice_stats<V: Variant>(
     tablebase: &Tablebase<V>,
     slice: Slice,
-) -> Result<SliceStats, GenError> {
+) -> Result<SliceStats, StatsError> {
     let table = tablebase.slice_table(slice)?;
     let indexer = table.indexer();
     const CHUNK: u64 = 1 << 15;
     let parts: Vec<Counts> = (0..indexer.size().div_ceil(CHUNK))
         .into_par_iter()
-        .map(|c| -> Result<Counts, GenError> {
+        .map(|c| -> Result<Counts, StatsError> {
             let mut counts = Counts::default();
             for index in c * CHUNK..((c + 1) * CHUNK).min(indexer.size()) {
                 let pos = indexer.position(index);
@@ -176,7 +176,7 @@ pub fn slice_stats<V: Variant>(
     }
     let path = tablebase.dir().join(file_name(slice));
     let bytes = std::fs::read(&path)
-        .map_err(|e| GenError::Usage(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
     Ok(SliceStats {
         slice: slice.name(),
         pieces: slice.pieces(),
@@ -192,11 +192,11 @@ pub fn stats<V: Variant>(
     root: &Path,
     max_pieces: Option<u32>,
     mut progress: impl FnMut(Slice),
-) -> Result<StatsReport, GenError> {
+) -> Result<StatsReport, StatsError> {
     let tablebase = Tablebase::<V>::new(root);
     let dir = tablebase.dir().to_path_buf();
     if !dir.is_dir() {
-        return Err(GenError::Usage(format!(
+        return Err(StatsError::Usage(format!(
             "no {} tables: {} does not exist (build them with `damka gen`)",
             V::KIND,
             dir.display()
@@ -204,10 +204,10 @@ pub fn stats<V: Variant>(
     }
     let slices: Vec<Slice> = tables_in(&dir)?
         .into_iter()
-        .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
+        .filter(|s| max_pieces.map_or(true, |m| s.pieces() <= m))
         .collect();
     if slices.is_empty() {
-        return Err(GenError::Usage(format!(
+        return Err(StatsError::Usage(format!(
             "no {} tables in {} (build them with `damka gen`)",
             V::KIND,
             dir.display()

@@ -11,9 +11,9 @@ use damka_formats::{table::hash, table::ValueKind};
 use damka_probe::{rules::RuleSet, rules::RuleTablebase};
 use serde::Serialize;
 
-use crate::error::GenError;
+use crate::error::StatsError;
 use crate::report::Format;
-use crate::verify::tables_in;
+use crate::tables::tables_in;
 
 /// The five counts of a set of positions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -104,7 +104,7 @@ pub fn rule_stats<V: Variant>(
     set: RuleSet,
     max_pieces: Option<u32>,
     mut progress: impl FnMut(Slice),
-) -> Result<RuleStatsReport, GenError> {
+) -> Result<RuleStatsReport, StatsError> {
     let name = set.name.clone();
     let fingerprint = set.fingerprint();
     let tables = RuleTablebase::<V>::new(root, set);
@@ -112,13 +112,13 @@ pub fn rule_stats<V: Variant>(
     let slices: Vec<Slice> = if dir.is_dir() {
         tables_in(&dir)?
             .into_iter()
-            .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
+            .filter(|s| max_pieces.map_or(true, |m| s.pieces() <= m))
             .collect()
     } else {
         Vec::new()
     };
     if slices.is_empty() {
-        return Err(GenError::Usage(format!(
+        return Err(StatsError::Usage(format!(
             "no {} tables in {} (build them with `damka gen --rules {name}`)",
             V::KIND,
             dir.display()
@@ -145,7 +145,7 @@ pub fn rule_stats<V: Variant>(
         }
         let path = tables.path(slice, ValueKind::RuleWdl);
         let bytes = std::fs::read(&path)
-            .map_err(|e| GenError::Usage(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
         match report.totals.last_mut() {
             Some(total) if total.pieces == slice.pieces() => {
                 total.slices += 1;

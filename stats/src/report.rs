@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::stats::{Counts, StatsReport};
+use crate::stats::{Counts, Extreme, StatsReport};
 
 /// The output formats of `damka stats`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +36,11 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
-fn plies(extreme: &Option<crate::stats::Extreme>) -> String {
+fn plies(extreme: &Option<Extreme>) -> String {
     extreme.as_ref().map_or("-".into(), |e| e.plies.to_string())
 }
 
-fn example(extreme: &Option<crate::stats::Extreme>) -> String {
+fn example(extreme: &Option<Extreme>) -> String {
     extreme
         .as_ref()
         .map_or("-".into(), |e| format!("`{}`", e.fen))
@@ -137,8 +137,7 @@ fn csv(report: &StatsReport) -> String {
     let mut out = String::from(
         "kind,name,pieces,positions,wins,draws,losses,captures,longest_win,longest_win_fen,longest_loss,longest_loss_fen,checksum,histogram\n",
     );
-    let fen =
-        |e: &Option<crate::stats::Extreme>| e.as_ref().map_or(String::new(), |e| e.fen.clone());
+    let fen = |e: &Option<Extreme>| e.as_ref().map_or(String::new(), |e| e.fen.clone());
     let row =
         |out: &mut String, kind: &str, name: &str, pieces: u32, c: &Counts, checksum: &str| {
             let histogram: Vec<String> = c.histogram.iter().map(u64::to_string).collect();

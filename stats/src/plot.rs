@@ -1,7 +1,7 @@
 //! Figures for papers: the distance distribution per piece count and the
 //! win/draw/loss shares per slice of one piece count, as SVG or PNG.
 //!
-//! Written with plotters; text is laid out with the font shipped in `gen/assets/`.
+//! Written with plotters; text is laid out with the font shipped in `stats/assets/`.
 
 use std::path::Path;
 
@@ -9,10 +9,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::full_palette::{GREEN_600, GREY_400, RED_600};
 
-use crate::error::GenError;
+use crate::error::StatsError;
 use crate::stats::StatsReport;
 
-/// DejaVu Sans, shipped with the program (licence in `gen/assets/`), so figures
+/// DejaVu Sans, shipped with the program (licence in `stats/assets/`), so figures
 /// render the same on every machine.
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
@@ -33,10 +33,10 @@ const LINE_COLORS: [RGBColor; 7] = [
 
 /// Draws both figures, one above the other, into `path` (`.svg` or `.png`). The
 /// bar chart shows the slices with `pieces` pieces.
-pub fn plot(report: &StatsReport, pieces: u32, path: &Path) -> Result<(), GenError> {
+pub fn plot(report: &StatsReport, pieces: u32, path: &Path) -> Result<(), StatsError> {
     let bars = report.slices.iter().filter(|s| s.pieces == pieces).count() as u32;
     let size = (1200, DISTANCE_HEIGHT + (22 * bars + 200).max(700));
-    let fail = |e: String| GenError::Write {
+    let fail = |e: String| StatsError::Write {
         path: path.to_path_buf(),
         message: e,
     };
@@ -52,7 +52,7 @@ pub fn plot(report: &StatsReport, pieces: u32, path: &Path) -> Result<(), GenErr
             draw(&root, report, pieces).map_err(fail)?;
             root.present().map_err(|e| fail(e.to_string()))
         }
-        _ => Err(GenError::Usage(format!(
+        _ => Err(StatsError::Usage(format!(
             "plot file {} must end in .svg or .png",
             path.display()
         ))),

@@ -1,0 +1,88 @@
+//! The DTC metric of the rule tables, distance to conversion ([`Conversion`]), and
+//! the encoding of decided values that the DTC and DTZ metrics share
+//! (`formats/FORMAT.md`, "DTC, RWDL and DTZ tables").
+//!
+//! The rule-table build (`rules`) solves each group with this metric, the layered
+//! pass (`layers`) reads the group so solved, and the DTZ metric (`zeroing`)
+//! stores its values in the same encoding: a module of its own, which the three
+//! use and which uses none of them.
+
+use std::sync::Arc;
+
+use damka_core::{Material, Move, Position, Variant};
+use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_probe::rules::{is_exit, RuleSet};
+use damka_probe::SliceTable;
+
+use crate::solve::Metric;
+
+/// The DTC metric: a conversion that ends the phase ([`is_exit`]) is valued by the
+/// RWDL table of the position it reaches (counters are fresh there); one that
+/// keeps a counter running continues the phase, valued by that slice's DTC table.
+pub struct Conversion<V: Variant> {
+    set: RuleSet,
+    dependencies: Vec<Dependency<V>>,
+}
+
+/// A dependency's material, DTC table and RWDL table.
+pub(crate) type Dependency<V> = (Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>);
+
+impl<V: Variant> Conversion<V> {
+    /// The metric of the rule set `set`, over the rule tables of a group's
+    /// dependencies.
+    pub(crate) fn new(set: RuleSet, dependencies: Vec<Dependency<V>>) -> Conversion<V> {
+        Conversion { set, dependencies }
+    }
+
+    fn tables(&self, material: Material) -> &Dependency<V> {
+        self.dependencies
+            .iter()
+            .find(|(m, _, _)| *m == material)
+            .unwrap_or_else(|| unreachable!("rule tables for {material:?} were not opened"))
+    }
+}
+
+impl<V: Variant> Metric<V> for Conversion<V> {
+    #[inline]
+    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+        if after.black() == 0 {
+            return (Wdl::Win, 1);
+        }
+        let next = after.flipped();
+        let (_, dtc, rwdl) = self.tables(next.material());
+        if is_exit(&self.set, pos, mv, after) {
+            let code = rwdl.raw(&next);
+            match RuleWdl::from_code(code).map(RuleWdl::ruled) {
+                Some(Wdl::Loss) => (Wdl::Win, 1),
+                Some(Wdl::Win) => (Wdl::Loss, 1),
+                _ => (Wdl::Draw, 0),
+            }
+        } else {
+            let value = Dtc::from_raw(dtc.raw(&next)).back();
+            self.decode(value.raw())
+        }
+    }
+
+    #[inline]
+    fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
+        encode_dtc(wdl, plies)
+    }
+
+    #[inline]
+    fn decode(&self, raw: u16) -> (Wdl, u16) {
+        decode_dtc(raw)
+    }
+}
+
+/// The stored [`Dtc`] of a decided value: the encoding of the DTC and DTZ metrics.
+#[inline]
+pub(crate) fn encode_dtc(wdl: Wdl, plies: u16) -> u16 {
+    Dtc::new(wdl, plies).raw()
+}
+
+/// The outcome and distance of a stored [`Dtc`] (0 plies for a draw).
+#[inline]
+pub(crate) fn decode_dtc(raw: u16) -> (Wdl, u16) {
+    let value = Dtc::from_raw(raw);
+    (value.wdl(), value.distance().unwrap_or(0))
+}
