@@ -21,7 +21,9 @@ use damka_core::moves::{apply, Move};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleSet {
-    /// The set's name (`russian`).
+    /// The set's name (`russian`): 1 to 32 ASCII letters, digits, `-` and `_`,
+    /// starting with a letter or a digit, because it is part of the file names of
+    /// the set's rule tables.
     pub name: String,
     /// One sentence saying where the set comes from.
     #[serde(default, skip_serializing_if = "String::is_empty")]
