@@ -3,8 +3,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::ruleset::RuleSet;
-
 /// The counts of a set's counters in one position, in plies, by counter id.
 ///
 /// A counter that is absent has count 0, which is also the count of every counter
@@ -84,8 +82,13 @@ impl Counters {
     }
 
     /// Reads `ID=MOVES` items separated by commas (`R1=9,R4=3.5`; spaces allowed,
-    /// empty text for no counts), checking every id against `rules`.
-    pub fn parse(text: &str, rules: &RuleSet) -> Result<Counters, CountersError> {
+    /// empty text for no counts), checking every id against `ids`, the counters of
+    /// the rule set called `set`. `RuleSet::parse_counters` reads counts with it.
+    pub(crate) fn parse_for(
+        text: &str,
+        set: &str,
+        ids: &[&str],
+    ) -> Result<Counters, CountersError> {
         let mut counters = Counters::new();
         let mut seen = Vec::new();
         for item in text.split(',').map(str::trim) {
@@ -99,11 +102,10 @@ impl Counters {
             if id.is_empty() {
                 return Err(CountersError::Syntax(item.to_string()));
             }
-            if rules.counter(id).is_none() {
-                let ids: Vec<&str> = rules.counters.iter().map(|c| c.id.as_str()).collect();
+            if !ids.contains(&id) {
                 return Err(CountersError::UnknownId {
                     id: id.to_string(),
-                    set: rules.name.clone(),
+                    set: set.to_string(),
                     known: if ids.is_empty() {
                         "none".to_string()
                     } else {

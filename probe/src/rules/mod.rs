@@ -46,19 +46,31 @@
 //! A win that needs more moves than a counter allows is a *cursed win* under that
 //! set, and the matching loss a *blessed loss* (see GLOSSARY.md).
 
+mod condition;
+mod count;
+mod counter;
 mod counters;
+mod events;
+mod fingerprint;
+mod limit;
+mod load;
+mod material_class;
 pub mod phase;
 pub mod presets;
 mod ruleset;
 mod search;
 mod tables;
 
+pub use condition::PositionCondition;
+pub use count::{Count, CountError};
+pub use counter::Counter;
 pub use counters::{Counters, CountersError};
+pub use events::{Event, Events};
+pub use limit::{Band, Limit};
+pub use load::RulesError;
+pub use material_class::{MaterialClass, SidePattern};
 pub use phase::{is_exit, Phase, Role, Verdict};
-pub use ruleset::{
-    Band, Count, CountError, Counter, Event, Events, Limit, MaterialClass, PositionCondition,
-    RuleSet, RulesError, SidePattern, ValidationError, MAX_COUNTERS,
-};
+pub use ruleset::{RuleSet, ValidationError, MAX_COUNTERS};
 pub use search::{RuleAnswer, RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
 pub use tables::RuleTablebase;
 

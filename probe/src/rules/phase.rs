@@ -40,7 +40,9 @@
 use damka_core::{Material, Position, Variant};
 use damka_formats::{Dtc, Wdl};
 
-use super::ruleset::{Counter, Events, RuleSet};
+use super::counter::Counter;
+use super::events::Events;
+use super::ruleset::RuleSet;
 use damka_core::moves::Move;
 
 /// How a counter in force can bind inside a phase (see the module docs).

@@ -14,9 +14,13 @@
 
 use damka_core::VariantKind;
 
-use super::ruleset::{
-    Band, Count, Counter, Events, Limit, MaterialClass, PositionCondition, RuleSet, SidePattern,
-};
+use super::condition::PositionCondition;
+use super::count::Count;
+use super::counter::Counter;
+use super::events::Events;
+use super::limit::{Band, Limit};
+use super::material_class::{MaterialClass, SidePattern};
+use super::ruleset::RuleSet;
 
 /// The names [`by_name`] knows.
 pub const NAMES: [&str; 4] = ["russian", "russian-1900", "fmjd", "none"];

@@ -18,8 +18,9 @@ use damka_core::{Position, Variant};
 use damka_formats::{RuleWdl, Wdl};
 
 use super::counters::Counters;
+use super::events::Events;
 use super::phase::{is_exit, Verdict};
-use super::ruleset::{Events, RuleSet, MAX_COUNTERS};
+use super::ruleset::{RuleSet, MAX_COUNTERS};
 use super::tables::RuleTablebase;
 use crate::error::ProbeError;
 use crate::query::Query;

@@ -678,3 +678,114 @@ fn the_main_road_is_the_long_diagonal_in_both_variants() {
         assert_eq!(road.holds(&pos::<International>(fen)), holds, "{fen}");
     }
 }
+
+#[test]
+fn a_set_name_must_be_a_short_identifier() {
+    let named = |name: &str| {
+        let mut set = presets::none();
+        set.name = name.to_string();
+        set.validate()
+    };
+    for good in ["russian", "fmjd", "my-set_2", "R", &"a".repeat(32)] {
+        assert_eq!(named(good), Ok(()), "`{good}`");
+    }
+    assert_eq!(named(""), Err(ValidationError::NoName));
+    assert_eq!(named("  "), Err(ValidationError::NoName));
+    let long = "a".repeat(100);
+    for bad in [
+        "../x",
+        "a/b",
+        "a\\b",
+        "..",
+        ".hidden",
+        "-x",
+        "_x",
+        "a b",
+        " russian",
+        "russian.toml",
+        "дамка",
+        &"a".repeat(33),
+        &long,
+    ] {
+        assert_eq!(
+            named(bad),
+            Err(ValidationError::BadName(bad.to_string())),
+            "`{bad}`"
+        );
+    }
+    for name in presets::NAMES {
+        assert_eq!(RuleSet::preset(name).unwrap().validate(), Ok(()), "{name}");
+    }
+    // A file naming its set `../x` is refused before any table file is named.
+    match RuleSet::from_toml_str(&ONE_COUNTER.replace("name = \"t\"", "name = \"../x\"")) {
+        Err(RulesError::Invalid { problem, .. }) => {
+            assert_eq!(problem, ValidationError::BadName("../x".into()));
+            assert!(problem.to_string().contains("`../x`"), "{problem}");
+            assert!(problem.to_string().contains("file names"), "{problem}");
+        }
+        other => panic!("expected an invalid set, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_fingerprint_covers_what_decides_the_values_and_nothing_else() {
+    let set = presets::russian();
+    let same = |change: &dyn Fn(&mut RuleSet)| {
+        let mut other = set.clone();
+        change(&mut other);
+        assert_ne!(other, set, "the change changed nothing");
+        other.fingerprint() == set.fingerprint()
+    };
+    // Words, names and the variant binding do not change a table's values.
+    assert!(same(&|s| s.description.push_str(" Typo fixed.")));
+    assert!(same(&|s| s.notes.push("Another note.".into())));
+    assert!(same(&|s| s.counters[0].description.push('!')));
+    assert!(same(&|s| s.counters[1].notes[0] = "Rewritten.".into()));
+    assert!(same(&|s| s.counters[2].notes.clear()));
+    assert!(same(&|s| s.name = "russian-copy".into()));
+    assert!(same(&|s| s.variant = None));
+    assert!(same(&|s| s.counters[0].id = "Q1".into()));
+    // Everything a counter counts or draws by does.
+    assert!(!same(&|s| s.counters[0].limit = Limit::Moves(16)));
+    assert!(!same(&|s| {
+        if let Limit::ByPieces(bands) = &mut s.counters[1].limit {
+            bands[2].moves = 61;
+        }
+    }));
+    assert!(!same(&|s| {
+        if let Limit::ByPieces(bands) = &mut s.counters[1].limit {
+            bands[2].pieces = Count::at_least(6);
+        }
+    }));
+    assert!(!same(&|s| s.counters[0].resets = Events::NONE));
+    assert!(!same(&|s| s.counters[3].resets.promotion = true));
+    assert!(!same(&|s| s.counters[2].condition = None));
+    assert!(!same(&|s| s.counters[3].draws = false));
+    assert!(!same(
+        &|s| s.counters[3].applies = MaterialClass::BothSidesHaveKings
+    ));
+    assert!(!same(&|s| {
+        if let MaterialClass::Versus { strong, .. } = &mut s.counters[2].applies {
+            strong.pop();
+        }
+    }));
+    assert!(!same(&|s| {
+        if let MaterialClass::Versus { weak, .. } = &mut s.counters[0].applies {
+            *weak = SidePattern::exactly(1, 1);
+        }
+    }));
+    assert!(!same(&|s| s.counters.swap(0, 3)));
+    assert!(!same(&|s| {
+        s.counters.pop();
+    }));
+    // The same set read back from TOML has the same fingerprint, and the presets
+    // all differ.
+    let back = RuleSet::from_toml_str(&set.to_toml().unwrap()).unwrap();
+    assert_eq!(back.fingerprint(), set.fingerprint());
+    let prints: std::collections::BTreeSet<u64> = presets::NAMES
+        .iter()
+        .map(|name| RuleSet::preset(name).unwrap().fingerprint())
+        .collect();
+    assert_eq!(prints.len(), presets::NAMES.len());
+    assert!(!prints.contains(&0));
+}
