@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use damka_core::{build_order, Position, Russian, SliceIndexer};
 use damka_gen::{build_rules, BuildOptions, RuleBuildOptions};
-use damka_probe::{rules::presets, rules::Counters, rules::RuleTablebase};
+use damka_probe::{limits::presets, limits::Counters, limits::RuleTablebase};
 
 /// Positions probed.
 const POSITIONS: usize = 2048;

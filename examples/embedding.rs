@@ -1,4 +1,4 @@
-use damka_probe::rules::{RuleSet, RuleTablebase};
+use damka_probe::limits::{RuleSet, RuleTablebase};
 use damka_probe::{notation, Position, Russian, Tablebase};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{build_rule_tables, temp_dir};
-use damka_probe::rules::{RuleAnswer, RuleSet, RuleTablebase};
+use damka_probe::limits::{RuleAnswer, RuleSet, RuleTablebase};
 use damka_probe::{International, Position, ProbeError, Russian, Tablebase, Wdl};
 
 /// Petrov's triangle material with the lone king off the main road.

@@ -12,7 +12,7 @@ use common::rules_naive::naive_rule_values;
 use common::{all_positions, naive_solve};
 use damka_core::{International, Position, Russian, SliceIndexer, Variant, VariantKind};
 use damka_formats::Wdl;
-use damka_probe::{rules::Counters, rules::Events, rules::RuleSet};
+use damka_probe::{limits::Counters, limits::Events, limits::RuleSet};
 
 /// The value of `case`'s position and counts under `set`, by the naive solver.
 fn solve_case(case: &RuleCase, set: &RuleSet) -> Wdl {

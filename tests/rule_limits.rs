@@ -18,7 +18,7 @@ use damka_core::has_capture;
 use damka_core::{International, Position, Russian, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{RuleWdl, Wdl};
-use damka_probe::{rules::Counters, rules::Events, rules::RuleSet, rules::RuleTablebase};
+use damka_probe::{limits::Counters, limits::Events, limits::RuleSet, limits::RuleTablebase};
 
 /// Every White-to-move position of `slice` that is not a capture position.
 fn quiet_positions<V: Variant>(slice: &str) -> Vec<Position<V>> {
@@ -181,14 +181,14 @@ fn russian_rules_r1_to_r4() {
     let tables = RuleTablebase::<Russian>::new(&dir, RuleSet::preset("russian").unwrap());
     // R1: three kings against one, 15 moves (4 pieces: the probe alone).
     let r1 = boundary(&tables, "0M3K-0M1K", "R1", false);
-    assert!(!damka_probe::rules::PositionCondition::LoneKingOnMainRoad.holds(&r1));
+    assert!(!damka_probe::limits::PositionCondition::LoneKingOnMainRoad.holds(&r1));
     // R2: 2-3 pieces, 5 moves; R4: 15 moves of king moves.
     boundary(&tables, "1M1K-0M1K", "R2", true);
     boundary(&tables, "0M2K-0M1K", "R4", true);
     // R3: the lone king on the main road, 5 moves.
     let on_road = quiet_positions::<Russian>("0M3K-0M1K")
         .into_iter()
-        .filter(|p| damka_probe::rules::PositionCondition::LoneKingOnMainRoad.holds(p))
+        .filter(|p| damka_probe::limits::PositionCondition::LoneKingOnMainRoad.holds(p))
         .find(|p| {
             let late = tables.probe_rules(p, &counts("R3", 9)).unwrap();
             let fresh = tables.probe_rules(p, &Counters::new()).unwrap();

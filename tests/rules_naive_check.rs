@@ -13,7 +13,7 @@ mod common;
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};
 use damka_core::{International, Position, Russian, Slice, SliceIndexer, Variant};
-use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
+use damka_probe::{limits::Counters, limits::RuleSet, limits::RuleTablebase};
 
 /// Counts to try besides fresh ones: for each counter in force, its limit minus
 /// these plies.

@@ -8,7 +8,7 @@ use damka_core::apply;
 use damka_core::{Color, Position, Russian, Slice};
 use damka_formats::table::ValueKind;
 use damka_formats::{RuleWdl, Wdl};
-use damka_probe::{rules::Counters, rules::RuleSet, rules::RuleTablebase};
+use damka_probe::{limits::Counters, limits::RuleSet, limits::RuleTablebase};
 
 /// R1's limit: 15 moves, 30 plies.
 const R1_PLIES: u32 = 30;
@@ -179,7 +179,7 @@ fn rule_tables_of_another_set_or_missing_are_refused() {
     let dir = temp_dir("rules-mismatch");
     build_rule_tables::<Russian>(&dir, 2, &[], "russian");
     let mut other = RuleSet::preset("russian").unwrap();
-    other.counters[0].limit = damka_probe::rules::Limit::Moves(16);
+    other.counters[0].limit = damka_probe::limits::Limit::Moves(16);
     let tables = RuleTablebase::<Russian>::new(&dir, other);
     let pos: Position<Russian> = "W:WKa1:BKh8".parse().unwrap();
     let error = tables.probe_rules(&pos, &Counters::new()).unwrap_err();

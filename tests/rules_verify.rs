@@ -17,7 +17,7 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_gen::store::FileStore;
 use damka_gen::verify_rules::verify_rules;
 use damka_probe::SliceTable;
-use damka_probe::{rules::RuleSet, rules::RuleTablebase, rules::Verdict};
+use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, damka, temp_dir};

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use damka_core::{Material, Move, Position, Variant};
 use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_probe::rules::{is_exit, RuleSet};
+use damka_probe::limits::{is_exit, RuleSet};
 use damka_probe::SliceTable;
 
 use crate::solve::Metric;

@@ -3,7 +3,7 @@
 //! restart too (R4 or I1, with the limit `resettable`), with men on the board and
 //! kings on both sides.
 //!
-//! A DTC table alone cannot answer there (`damka_probe::rules::Phase`): a win may
+//! A DTC table alone cannot answer there (`damka_probe::limits::Phase`): a win may
 //! need a man move in time to restart the resettable counter. The state of the game
 //! inside a phase is (position, `c`), `c` the plies since the last man move; the
 //! conversion-only counter is the plies since the phase began, so it bounds the

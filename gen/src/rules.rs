@@ -14,7 +14,7 @@ use std::time::Instant;
 use damka_core::{build_order, dependencies, to_fen, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_probe::{rules::RuleSet, rules::RuleTablebase, rules::Verdict};
+use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};

@@ -12,7 +12,7 @@
 //!   material has a DTZ table, against it: a win or loss under the rules must zero
 //!   within the budget of the counters man moves restart.
 //!
-//! [`Phase::decide`]: damka_probe::rules::Phase::decide
+//! [`Phase::decide`]: damka_probe::limits::Phase::decide
 
 use std::path::Path;
 use std::sync::Arc;
@@ -22,7 +22,7 @@ use damka_core::{Position, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::SliceTable;
-use damka_probe::{rules::is_exit, rules::RuleSet, rules::RuleTablebase, rules::Verdict};
+use damka_probe::{limits::is_exit, limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
 use crate::error::GenError;

@@ -1,7 +1,7 @@
 //! Probing Damka's endgame tables of Russian and International draughts: the value
 //! of a position (win, draw or loss), its distance to win (DTW), a best move and
 //! the principal variation, and the answer under the official move-limit draw
-//! rules ([`rules`]) given the moves already played.
+//! rules ([`limits`]) given the moves already played.
 //!
 //! ```no_run
 //! use damka_probe::{Russian, Tablebase};
@@ -19,8 +19,8 @@
 
 mod cache;
 mod error;
+pub mod limits;
 mod query;
-pub mod rules;
 mod slice_table;
 mod slots;
 mod table;

@@ -1,6 +1,6 @@
 //! The lazily opened tables of a directory: one slot per material, filled on first
 //! use, so the hot path finds a slice's table without a lock. The game-theoretic
-//! tables ([`crate::Tablebase`]) and the rule tables ([`crate::rules::RuleTablebase`])
+//! tables ([`crate::Tablebase`]) and the rule tables ([`crate::limits::RuleTablebase`])
 //! both keep their files this way and read entries through the shared block cache.
 
 use std::path::Path;

@@ -8,7 +8,7 @@ use damka_core::{International, Russian, Slice, Variant, VariantKind};
 use damka_gen::{build, build_rules, BuildOptions, OnProgress, Progress, RuleBuildOptions};
 
 use super::bars::Bars;
-use damka_probe::rules::RuleSet;
+use damka_probe::limits::RuleSet;
 
 /// Arguments of `damka gen`.
 #[derive(Debug, clap::Args)]

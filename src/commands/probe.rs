@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use damka_core::{apply, notation, Move};
 use damka_core::{International, Position, Russian, Variant, VariantKind};
-use damka_probe::rules::{Counters, RuleSet, RuleTablebase};
+use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
 use damka_probe::Tablebase;
 
 use super::input::{answer_each, Output};

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use damka_core::VariantKind;
-use damka_probe::{rules::Counter, rules::Limit, rules::RuleSet};
+use damka_probe::{limits::Counter, limits::Limit, limits::RuleSet};
 
 /// Arguments of `damka rules`.
 #[derive(Debug, clap::Args)]

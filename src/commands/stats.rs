@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_core::{International, Russian, Variant, VariantKind};
-use damka_probe::rules::RuleSet;
+use damka_probe::limits::RuleSet;
 use damka_stats::report::{render, Format};
 use damka_stats::rule_stats::{render_rule_stats, rule_stats};
 

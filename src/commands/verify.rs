@@ -9,7 +9,7 @@ use damka_core::{International, Russian, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
 use damka_gen::verify_rules::verify_rules;
 use damka_gen::{OnProgress, Progress};
-use damka_probe::rules::RuleSet;
+use damka_probe::limits::RuleSet;
 
 use super::bars::Bars;
 

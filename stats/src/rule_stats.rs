@@ -8,7 +8,7 @@ use std::path::Path;
 use damka_core::{Slice, Variant};
 use damka_formats::RuleWdl;
 use damka_formats::{table::hash, table::ValueKind};
-use damka_probe::{rules::RuleSet, rules::RuleTablebase};
+use damka_probe::{limits::RuleSet, limits::RuleTablebase};
 use serde::Serialize;
 
 use crate::error::StatsError;

@@ -88,7 +88,7 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
 /// of `set` for them into `dir`, then the slices `extra` (in order, each with its
 /// dependencies already built), with their rule tables.
 pub fn build_rule_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str], set: &str) {
-    let set = damka_probe::rules::RuleSet::load_for(set, V::KIND).unwrap();
+    let set = damka_probe::limits::RuleSet::load_for(set, V::KIND).unwrap();
     let tables = BuildOptions {
         root: dir.to_path_buf(),
         max_pieces: pieces,

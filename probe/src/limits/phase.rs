@@ -328,7 +328,7 @@ fn chain_is_inexact(set: &RuleSet, material: &Material, reason: &mut Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::presets;
+    use crate::limits::presets;
 
     fn material(wm: u32, wk: u32, bm: u32, bk: u32) -> Material {
         Material {
