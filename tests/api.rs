@@ -75,6 +75,17 @@ fn the_probe_api_answers_by_fen_and_by_position() {
         matches!(refused, ProbeError::NotInForce { ref id, .. } if id == "R3"),
         "{refused}"
     );
+
+    // A set made in code is validated too: its name becomes part of file names.
+    let mut escaping = RuleSet::preset("russian").unwrap();
+    escaping.name = "../x".into();
+    let refused = RuleTablebase::<Russian>::open(&dir, escaping)
+        .err()
+        .expect("a set named ../x is refused");
+    assert!(
+        matches!(refused, ProbeError::InvalidRuleSet(_)),
+        "{refused}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

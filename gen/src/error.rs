@@ -7,6 +7,7 @@ use damka_probe::ProbeError;
 
 /// Why a build or a verification stopped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenError {
     /// A dependency table could not be read.
     #[error(transparent)]

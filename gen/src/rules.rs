@@ -14,6 +14,7 @@ use std::time::Instant;
 use damka_core::{build_order, dependencies, to_fen, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_probe::ProbeError;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
@@ -45,8 +46,10 @@ pub fn build_rules<V: Variant>(
     on_group: &mut dyn FnMut(&BuiltGroup),
 ) -> Result<BuildReport, GenError> {
     let tables = &options.tables;
-    build::<V>(tables, &mut |_| {})?;
     let set = &options.set;
+    set.validate()
+        .map_err(|e| ProbeError::InvalidRuleSet(e.to_string()))?;
+    build::<V>(tables, &mut |_| {})?;
     let order = build_order::<V>(tables.max_pieces);
     let heads = match tables.only {
         Some(slice) => vec![slice],

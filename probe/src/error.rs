@@ -20,6 +20,10 @@ pub enum ProbeError {
         /// The variant asked for.
         variant: VariantKind,
     },
+    /// A rule set that fails its validation (for example a name that is not a
+    /// short identifier, since it becomes part of table file names).
+    #[error("invalid rule set: {0}")]
+    InvalidRuleSet(String),
     /// A FEN that could not be read.
     #[error("bad FEN: {0}")]
     Fen(#[from] FenError),

@@ -70,7 +70,7 @@ pub use limit::{Band, Limit};
 pub use load::RulesError;
 pub use material_class::{MaterialClass, SidePattern};
 pub use phase::{is_exit, Phase, Role, Verdict};
-pub use ruleset::{RuleSet, ValidationError, MAX_COUNTERS};
+pub use ruleset::{Counts, RuleSet, ValidationError, MAX_COUNTERS};
 pub use search::{RuleAnswer, RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
 pub use tables::RuleTablebase;
 

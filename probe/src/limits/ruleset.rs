@@ -45,6 +45,10 @@ pub struct RuleSet {
 /// in a fixed array).
 pub const MAX_COUNTERS: usize = 8;
 
+/// The counts of a set's counters in one position, in plies, by counter number in
+/// the set: a plain array, so a search step allocates nothing.
+pub type Counts = [u32; MAX_COUNTERS];
+
 /// Why a rule set is not usable, whatever its source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ValidationError {
@@ -191,36 +195,77 @@ impl RuleSet {
         self.counters.iter().filter(move |c| c.applies_at(pos))
     }
 
-    /// The counts after `mv`, a legal move from `pos`, is played, given the counts
-    /// `played` in `pos`: a counter in force before and after the move, that the
-    /// move does not reset, gains one ply; every other counter is 0.
-    pub fn advance<V: Variant>(&self, played: &Counters, pos: &Position<V>, mv: &Move) -> Counters {
-        let after = apply(pos, mv);
+    /// `played` by counter number in the set, for the counters in force in `pos`
+    /// (every other count is 0).
+    pub fn counts<V: Variant>(&self, played: &Counters, pos: &Position<V>) -> Counts {
+        let mut counts = [0; MAX_COUNTERS];
+        for (i, counter) in self.counters.iter().enumerate() {
+            if counter.applies_at(pos) {
+                counts[i] = played.plies(&counter.id);
+            }
+        }
+        counts
+    }
+
+    /// The counts after `mv`, a legal move from `pos` to `after`, given the counts
+    /// in `pos`: a counter in force before and after the move, that the move does
+    /// not reset, gains one ply; every other counter is 0. The one counting step
+    /// of the crate: [`RuleSet::advance`] and the rule search both use it.
+    pub fn advance_counts<V: Variant>(
+        &self,
+        counts: &Counts,
+        pos: &Position<V>,
+        mv: &Move,
+        after: &Position<V>,
+    ) -> Counts {
         let events = Events::of_move(pos, mv);
-        let mut next = Counters::new();
-        for counter in &self.counters {
-            if counter.applies_at(pos) && counter.applies_at(&after) && !counter.resets_on(events) {
-                next.set_plies(&counter.id, played.plies(&counter.id).saturating_add(1));
+        let mut next = [0; MAX_COUNTERS];
+        for (i, c) in self.counters.iter().enumerate() {
+            if !c.resets_on(events) && c.applies_at(pos) && c.applies_at(after) {
+                next[i] = counts[i].saturating_add(1);
             }
         }
         next
     }
 
-    /// The first drawing counter in force in `pos` whose count in `played` has
+    /// The number of the first drawing counter in force in `pos` whose count has
     /// reached its limit in plies: the game is drawn by that rule, unless the side
     /// to move has no legal move (which this does not look at).
+    pub fn limit_reached_at<V: Variant>(
+        &self,
+        counts: &Counts,
+        pos: &Position<V>,
+    ) -> Option<usize> {
+        let material = pos.material();
+        self.counters.iter().enumerate().position(|(i, c)| {
+            c.draws
+                && counts[i] > 0
+                && c.limit_plies(&material).is_some_and(|l| counts[i] >= l)
+                && c.applies_at(pos)
+        })
+    }
+
+    /// The counts after `mv`, a legal move from `pos`, is played, given the counts
+    /// `played` in `pos` ([`RuleSet::advance_counts`] by counter id).
+    pub fn advance<V: Variant>(&self, played: &Counters, pos: &Position<V>, mv: &Move) -> Counters {
+        let after = apply(pos, mv);
+        let next = self.advance_counts(&self.counts(played, pos), pos, mv, &after);
+        let mut counters = Counters::new();
+        for (counter, &plies) in self.counters.iter().zip(&next) {
+            counters.set_plies(&counter.id, plies);
+        }
+        counters
+    }
+
+    /// The first drawing counter in force in `pos` whose count in `played` has
+    /// reached its limit ([`RuleSet::limit_reached_at`] by counter id).
     pub fn limit_reached<V: Variant>(
         &self,
         played: &Counters,
         pos: &Position<V>,
     ) -> Option<&Counter> {
-        let material = pos.material();
-        self.counters.iter().find(|c| {
-            c.draws
-                && c.applies_at(pos)
-                && c.limit_plies(&material)
-                    .is_some_and(|limit| played.plies(&c.id) >= limit)
-        })
+        let i = self.limit_reached_at(&self.counts(played, pos), pos)?;
+        Some(&self.counters[i])
     }
 
     /// Reads counts such as `R1=9,R4=3.5` (moves) for this set's counters.

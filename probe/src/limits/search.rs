@@ -18,9 +18,8 @@ use damka_core::{Position, Variant};
 use damka_formats::{RuleWdl, Wdl};
 
 use super::counters::Counters;
-use super::events::Events;
 use super::phase::{is_exit, Verdict};
-use super::ruleset::{RuleSet, MAX_COUNTERS};
+use super::ruleset::{Counts, RuleSet, MAX_COUNTERS};
 use super::tables::RuleTablebase;
 use crate::error::ProbeError;
 use crate::query::Query;
@@ -35,10 +34,6 @@ pub const NODE_LIMIT: u64 = 4_000_000;
 pub const DEPTH_LIMIT: u32 = 600;
 /// No bound on the plies to the end of the phase.
 const UNBOUNDED: u32 = u32::MAX;
-
-/// The counts of a state, in plies, by counter number in the set (a set has at
-/// most [`MAX_COUNTERS`]); a plain array, so a search step allocates nothing.
-type Counts = [u32; MAX_COUNTERS];
 
 /// The answer to a rule query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,8 +178,7 @@ impl<'a, V: Variant> Search<'a, V> {
         }
     }
 
-    /// The counts after `mv` from `pos` to `after` ([`RuleSet::advance`] on
-    /// arrays).
+    /// The counts after `mv` from `pos` to `after`.
     fn advance(
         &self,
         counts: &Counts,
@@ -192,26 +186,12 @@ impl<'a, V: Variant> Search<'a, V> {
         mv: &Move,
         after: &Position<V>,
     ) -> Counts {
-        let events = Events::of_move(pos, mv);
-        let mut next = [0; MAX_COUNTERS];
-        for (i, c) in self.set.counters.iter().enumerate() {
-            if !c.resets_on(events) && c.applies_at(pos) && c.applies_at(after) {
-                next[i] = counts[i] + 1;
-            }
-        }
-        next
+        self.set.advance_counts(counts, pos, mv, after)
     }
 
-    /// Whether a drawing counter in force in `pos` has reached its limit
-    /// ([`RuleSet::limit_reached`] on arrays).
+    /// Whether a drawing counter in force in `pos` has reached its limit.
     fn limit_reached(&self, counts: &Counts, pos: &Position<V>) -> bool {
-        let material = pos.material();
-        self.set.counters.iter().enumerate().any(|(i, c)| {
-            c.draws
-                && counts[i] > 0
-                && c.limit_plies(&material).is_some_and(|l| counts[i] >= l)
-                && c.applies_at(pos)
-        })
+        self.set.limit_reached_at(counts, pos).is_some()
     }
 
     /// What the tables say about a non-terminal state.
@@ -506,12 +486,7 @@ impl<V: Variant> RuleTablebase<V> {
         self.check_in_force(pos, played)?;
         let theory = self.tablebase().probe_value(pos)?.wdl();
         let set = self.set();
-        let mut counts = [0; MAX_COUNTERS];
-        for (i, counter) in set.counters.iter().enumerate() {
-            if counter.applies_at(pos) {
-                counts[i] = played.plies(&counter.id);
-            }
-        }
+        let counts = set.counts(played, pos);
         let mut outcome = RuleOutcome {
             wdl: None,
             theory,
@@ -525,10 +500,10 @@ impl<V: Variant> RuleTablebase<V> {
             outcome.distance = Some(0);
             return Ok(outcome);
         }
-        if let Some(counter) = set.limit_reached(played, pos) {
+        if let Some(i) = set.limit_reached_at(&counts, pos) {
             outcome.wdl = Some(RuleWdl::of(theory, Wdl::Draw));
             if theory != Wdl::Draw {
-                outcome.rule = Some(counter.id.clone());
+                outcome.rule = Some(set.counters[i].id.clone());
             }
             return Ok(outcome);
         }

@@ -71,8 +71,11 @@ pub struct RuleTablebase<V: Variant> {
 impl<V: Variant> RuleTablebase<V> {
     /// Opens the tables under `root/<variant>/` to be read under `set`: the
     /// game-theoretic tables as [`Tablebase::open`] does (failing when there are
-    /// none), and the set's rule tables on first use.
+    /// none), and the set's rule tables on first use. A set that fails
+    /// [`RuleSet::validate`] is refused.
     pub fn open(root: impl AsRef<Path>, set: RuleSet) -> Result<RuleTablebase<V>, ProbeError> {
+        set.validate()
+            .map_err(|e| ProbeError::InvalidRuleSet(e.to_string()))?;
         Ok(Self::with_tablebase(Tablebase::open(root)?, set))
     }
 
