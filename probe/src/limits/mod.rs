@@ -55,6 +55,7 @@ mod fingerprint;
 mod limit;
 mod load;
 mod material_class;
+#[doc(hidden)]
 pub mod phase;
 pub mod presets;
 mod ruleset;
@@ -69,8 +70,11 @@ pub use events::{Event, Events};
 pub use limit::{Band, Limit};
 pub use load::RulesError;
 pub use material_class::{MaterialClass, SidePattern};
+#[doc(hidden)]
 pub use phase::{is_exit, Phase, Role, Verdict};
-pub use ruleset::{Counts, RuleSet, ValidationError, MAX_COUNTERS};
+#[doc(hidden)]
+pub use ruleset::Counts;
+pub use ruleset::{RuleSet, ValidationError, MAX_COUNTERS};
 pub use search::{RuleAnswer, RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
 pub use tables::RuleTablebase;
 

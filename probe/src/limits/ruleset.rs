@@ -197,6 +197,7 @@ impl RuleSet {
 
     /// `played` by counter number in the set, for the counters in force in `pos`
     /// (every other count is 0).
+    #[doc(hidden)]
     pub fn counts<V: Variant>(&self, played: &Counters, pos: &Position<V>) -> Counts {
         let mut counts = [0; MAX_COUNTERS];
         for (i, counter) in self.counters.iter().enumerate() {
@@ -211,6 +212,7 @@ impl RuleSet {
     /// in `pos`: a counter in force before and after the move, that the move does
     /// not reset, gains one ply; every other counter is 0. The one counting step
     /// of the crate: [`RuleSet::advance`] and the rule search both use it.
+    #[doc(hidden)]
     pub fn advance_counts<V: Variant>(
         &self,
         counts: &Counts,
@@ -231,6 +233,7 @@ impl RuleSet {
     /// The number of the first drawing counter in force in `pos` whose count has
     /// reached its limit in plies: the game is drawn by that rule, unless the side
     /// to move has no legal move (which this does not look at).
+    #[doc(hidden)]
     pub fn limit_reached_at<V: Variant>(
         &self,
         counts: &Counts,

@@ -592,6 +592,7 @@ impl<V: Variant> RuleTablebase<V> {
     /// search, sharing one memo (positions of one slice share most of their
     /// search states). `None` where the search gave up after `node_limit` states
     /// for one position.
+    #[doc(hidden)]
     pub fn fresh_values(
         &self,
         positions: &[Position<V>],

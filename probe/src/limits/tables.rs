@@ -108,6 +108,7 @@ impl<V: Variant> RuleTablebase<V> {
     }
 
     /// The path of the rule table of `kind` of `slice`.
+    #[doc(hidden)]
     pub fn path(&self, slice: Slice, kind: ValueKind) -> PathBuf {
         self.tablebase
             .dir()
@@ -123,6 +124,7 @@ impl<V: Variant> RuleTablebase<V> {
     /// or else the RWDL table) of `slice`, read on first use and kept: for readers
     /// of every entry (the generator, the statistics). Queries read the same table
     /// from it once it is there.
+    #[doc(hidden)]
     pub fn table(&self, slice: Slice, kind: ValueKind) -> Result<Arc<SliceTable<V>>, ProbeError> {
         let cell = &self.slot(slice.material())?.decoded[kind_index(kind)];
         if let Some(table) = cell.get() {
@@ -170,6 +172,7 @@ impl<V: Variant> RuleTablebase<V> {
     }
 
     /// The phase analysis of `material` under the set.
+    #[doc(hidden)]
     pub fn phase(&self, material: Material) -> Result<&Phase, ProbeError> {
         Ok(self
             .slot(material)?
