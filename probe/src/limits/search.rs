@@ -543,21 +543,21 @@ impl<V: Variant> RuleTablebase<V> {
     /// Refuses a played count for a counter that is not in force in `pos`.
     fn check_in_force(&self, pos: &Position<V>, played: &Counters) -> Result<(), ProbeError> {
         let set = self.set();
-        let in_force: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
-        match played
-            .iter()
-            .find(|&(id, plies)| plies > 0 && !in_force.contains(&id))
-        {
+        let in_force = |id: &str| set.counter(id).is_some_and(|c| c.applies_at(pos));
+        match played.iter().find(|&(id, plies)| plies > 0 && !in_force(id)) {
             None => Ok(()),
-            Some((id, _)) => Err(ProbeError::NotInForce {
-                id: id.to_string(),
-                set: set.name.clone(),
-                in_force: if in_force.is_empty() {
-                    "none".to_string()
-                } else {
-                    in_force.join(", ")
-                },
-            }),
+            Some((id, _)) => {
+                let ids: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
+                Err(ProbeError::NotInForce {
+                    id: id.to_string(),
+                    set: set.name.clone(),
+                    in_force: if ids.is_empty() {
+                        "none".to_string()
+                    } else {
+                        ids.join(", ")
+                    },
+                })
+            }
         }
     }
 
