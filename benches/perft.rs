@@ -2,8 +2,8 @@
 //! the last ply. Criterion reports elements (leaf nodes) per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use damka_core::{International, Position, Russian, Variant};
 use damka_core::perft;
+use damka_core::{International, Position, Russian, Variant};
 
 fn bench_variant<V: Variant>(c: &mut Criterion, name: &str, fen: &str, depth: u32) {
     let pos: Position<V> = fen.parse().unwrap();

@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damka_formats::{table::table_file_name, table::ValueKind};
-use damka_core::{build_order, Position, Russian, Slice, SliceIndexer};
-use damka_gen::{build, BuildOptions};
 use damka_core::has_capture;
+use damka_core::{build_order, Position, Russian, Slice, SliceIndexer};
+use damka_formats::{table::table_file_name, table::ValueKind};
+use damka_gen::{build, BuildOptions};
 use damka_probe::Tablebase;
 
 /// Positions per kind.

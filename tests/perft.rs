@@ -32,7 +32,10 @@ fn parallel_perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
     }
     let mut moves = Vec::new();
     generate(pos, &mut moves);
-    moves.par_iter().map(|mv| perft(&apply(pos, mv), depth - 1)).sum()
+    moves
+        .par_iter()
+        .map(|mv| perft(&apply(pos, mv), depth - 1))
+        .sum()
 }
 
 /// Checks `counts[d - 1]` for every depth `d` in `depths`.

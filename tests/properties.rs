@@ -1,8 +1,8 @@
 //! Property tests on random legal positions of both variants.
 
-use damka_core::{Bits, Color, International, PieceKind, Position, Russian, Variant};
 use damka_core::movegen::for_each_capture_sequence;
 use damka_core::{apply, legal_moves, notation, parse_move};
+use damka_core::{Bits, Color, International, PieceKind, Position, Russian, Variant};
 use proptest::prelude::*;
 
 /// A random legal position: up to `max` pieces per side on distinct squares, men

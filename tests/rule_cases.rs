@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use damka_core::{International, Position, Russian, Variant};
 use damka_core::{apply, legal_moves, path};
+use damka_core::{International, Position, Russian, Variant};
 use serde_json::Value;
 
 /// A move as a comparable tuple of names and the canonical FEN after it.

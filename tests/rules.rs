@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use damka_core::{International, PieceKind, Position, Russian, Variant};
 use damka_core::{apply, legal_moves, notation};
+use damka_core::{International, PieceKind, Position, Russian, Variant};
 
 /// The legal moves of `fen` in the variant's notation, as a sorted set.
 fn moves<V: Variant>(fen: &str) -> BTreeSet<String> {

@@ -17,10 +17,10 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use damka_core::{apply, legal_moves};
 use damka_core::{Position, Variant};
 use damka_formats::Wdl;
 use damka_probe::{rules::Counters, rules::RuleSet};
-use damka_core::{apply, legal_moves};
 
 /// What a state is before solving: decided on its own, or open with successors.
 enum Node {
