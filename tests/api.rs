@@ -12,10 +12,11 @@ const THREE_KINGS: &str = "W:WKa1,Kc1,Ke1:BKh2";
 
 #[test]
 fn the_probe_api_answers_by_fen_and_by_position() {
-    let dir = temp_dir("api");
-    build_rule_tables::<Russian>(&dir, 3, &["0M3K-0M1K"], "russian");
+    let tmp = temp_dir("api");
+    let dir = tmp.path();
+    build_rule_tables::<Russian>(dir, 3, &["0M3K-0M1K"], "russian");
 
-    let tables = Tablebase::<Russian>::open(&dir).unwrap();
+    let tables = Tablebase::<Russian>::open(dir).unwrap();
     assert_eq!(tables.max_pieces(), 4);
     assert!(tables.slices().iter().any(|s| s.name() == "0M3K-0M1K"));
     assert!(!tables.slices().iter().any(|s| s.name() == "0M2K-0M2K"));
@@ -49,7 +50,7 @@ fn the_probe_api_answers_by_fen_and_by_position() {
     // Under the rules: R1 (three kings against one) is in force; R3 is not, with the
     // lone king off the main road.
     let set = RuleSet::preset("russian").unwrap();
-    let rules = RuleTablebase::<Russian>::open(&dir, set).unwrap();
+    let rules = RuleTablebase::<Russian>::open(dir, set).unwrap();
     let fresh = rules.set().parse_counters("").unwrap();
     let played = rules.set().parse_counters("R1=4").unwrap();
     let outcome = rules.probe_rules(THREE_KINGS, &played).unwrap();
@@ -79,29 +80,28 @@ fn the_probe_api_answers_by_fen_and_by_position() {
     // A set made in code is validated too: its name becomes part of file names.
     let mut escaping = RuleSet::preset("russian").unwrap();
     escaping.name = "../x".into();
-    let refused = RuleTablebase::<Russian>::open(&dir, escaping)
+    let refused = RuleTablebase::<Russian>::open(dir, escaping)
         .err()
         .expect("a set named ../x is refused");
     assert!(
         matches!(refused, ProbeError::InvalidRuleSet(_)),
         "{refused}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn opening_a_directory_without_tables_fails() {
-    let dir = temp_dir("api-empty");
-    let missing = Tablebase::<Russian>::open(&dir).unwrap_err();
+    let tmp = temp_dir("api-empty");
+    let dir = tmp.path();
+    let missing = Tablebase::<Russian>::open(dir).unwrap_err();
     assert!(matches!(missing, ProbeError::NoTables { .. }), "{missing}");
     std::fs::create_dir_all(dir.join("russian")).unwrap();
     std::fs::write(dir.join("russian").join("notes.txt"), "not a table").unwrap();
-    let empty = Tablebase::<Russian>::open(&dir).unwrap_err();
+    let empty = Tablebase::<Russian>::open(dir).unwrap_err();
     assert!(
         empty.to_string().contains("no russian tables in"),
         "{empty}"
     );
-    let other = Tablebase::<International>::open(&dir).unwrap_err();
+    let other = Tablebase::<International>::open(dir).unwrap_err();
     assert!(matches!(other, ProbeError::NoTables { .. }), "{other}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,7 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use tempfile::TempDir;
 
 /// Runs `damka` with `args`: standard output, standard error, success.
 fn damka(args: &[&str]) -> (String, String, bool) {
@@ -36,26 +38,18 @@ fn rows(out: &str) -> Vec<Vec<String>> {
 }
 
 /// A scratch directory for one test, removed when dropped.
-struct Scratch(PathBuf);
+struct Scratch(TempDir);
 
 impl Scratch {
     fn new(tag: &str) -> Scratch {
-        let dir = common::temp_dir(tag);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
+        Scratch(common::temp_dir(tag))
     }
 
     /// Writes `text` to the file `name` in the directory; returns its path.
     fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
+        let path = self.0.path().join(name);
         std::fs::write(&path, text).unwrap();
         path.to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

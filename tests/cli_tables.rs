@@ -6,17 +6,17 @@ mod common;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use common::{damka, Run};
+use common::{damka, temp_dir, Run};
+use tempfile::TempDir;
 
 use damka_formats::{
     table::compress, table::encode_dtw, table::pack_wdl, table::wdl_code, table::Block,
     table::TableHeader, table::TableWriter, table::HEADER_LEN,
 };
 
-/// A fresh directory with the Russian tables of up to 3 pieces.
-fn built(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damka-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A fresh temporary directory with the Russian tables of up to 3 pieces.
+fn built(tag: &str) -> TempDir {
+    let dir = temp_dir(&format!("cli-{tag}"));
     let run = damka(
         &[
             "gen",
@@ -26,7 +26,7 @@ fn built(tag: &str) -> PathBuf {
             "3",
             "--quiet",
             "--dir",
-            dir.to_str().unwrap(),
+            dir.path().to_str().unwrap(),
         ],
         "",
     );
@@ -93,7 +93,8 @@ fn probe(dir: &Path, fens: &[&str]) -> Run {
 
 #[test]
 fn gen_verify_probe_and_resume() {
-    let dir = built("main");
+    let tmp = built("main");
+    let dir = tmp.path().to_path_buf();
     let d = dir.to_str().unwrap();
     let verify = damka(
         &["verify", "--variant", "russian", "--quiet", "--dir", d],
@@ -175,12 +176,12 @@ fn gen_verify_probe_and_resume() {
         )
         .ok
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bad_fens_and_missing_tables_are_errors_on_their_line() {
-    let dir = built("input");
+    let tmp = built("input");
+    let dir = tmp.path().to_path_buf();
     let run = probe(
         &dir,
         &[
@@ -209,7 +210,8 @@ fn bad_fens_and_missing_tables_are_errors_on_their_line() {
     assert!(lines[3]["error"].as_str().unwrap().contains("no pieces"));
     assert!(run.err.contains("argument 2"), "{}", run.err);
 
-    let empty = std::env::temp_dir().join(format!("damka-cli-empty-{}", std::process::id()));
+    let empty_tmp = temp_dir("cli-empty");
+    let empty = empty_tmp.path().join("missing");
     let verify = damka(
         &[
             "verify",
@@ -244,12 +246,12 @@ fn bad_fens_and_missing_tables_are_errors_on_their_line() {
     );
     assert!(!slice.ok);
     assert!(slice.err.contains("missing table"), "{}", slice.err);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn damaged_tables_are_reported_not_misread() {
-    let dir = built("damage");
+    let tmp = built("damage");
+    let dir = tmp.path().to_path_buf();
     let d = dir.to_str().unwrap().to_string();
     let fen = "W:WKa1,Kc3:Bh8";
     let path = table(&dir, "0M2K-1M0K", "dtw");
@@ -386,5 +388,4 @@ fn damaged_tables_are_reported_not_misread() {
     assert!(full.ok, "{}", full.out);
     std::fs::write(&wdl, &wdl_original).unwrap();
     assert!(verify(&[]).ok);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -43,11 +43,12 @@ fn the_readme_program_is_the_example() {
 
 #[test]
 fn the_example_runs_on_the_quickstart_tables() {
-    let dir = temp_dir("embedding");
+    let tmp = temp_dir("embedding");
+    let dir = tmp.path();
     let tables = dir.join("tables");
     build_rule_tables::<Russian>(&tables, 3, &["0M3K-0M1K"], "russian");
     let run = Command::new(example_binary())
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("examples/embedding was built by cargo test");
     let out = String::from_utf8_lossy(&run.stdout);
@@ -67,5 +68,4 @@ fn the_example_runs_on_the_quickstart_tables() {
         lines[3].starts_with("under russian, R1=4: win in "),
         "{out}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -18,12 +18,15 @@ use damka_core::has_capture;
 use damka_core::{Color, International, Position, Russian, Slice, SliceIndexer, Variant};
 use damka_formats::Wdl;
 use damka_probe::Tablebase;
+use tempfile::TempDir;
 
-/// Builds everything up to `pieces`, then the slices `names`, in order.
-fn tables<V: Variant>(tag: &str, pieces: u32, names: &[&str]) -> Tablebase<V> {
+/// Builds everything up to `pieces`, then the slices `names`, in order, into a
+/// temporary directory, removed when the returned `TempDir` drops.
+fn tables<V: Variant>(tag: &str, pieces: u32, names: &[&str]) -> (TempDir, Tablebase<V>) {
     let dir = temp_dir(&format!("theory-{tag}"));
-    build_tables::<V>(&dir, pieces, names);
-    Tablebase::new(&dir)
+    build_tables::<V>(dir.path(), pieces, names);
+    let tablebase = Tablebase::new(dir.path());
+    (dir, tablebase)
 }
 
 /// The squares of the long diagonal through White's lower-left corner.
@@ -40,7 +43,7 @@ fn wdl<V: Variant>(tb: &Tablebase<V>, fen: &str) -> Wdl {
 
 #[test]
 fn russian_three_kings_against_one() {
-    let tb = tables::<Russian>("ru", 3, &["0M3K-0M1K"]);
+    let (_dir, tb) = tables::<Russian>("ru", 3, &["0M3K-0M1K"]);
     // The lone king on the main road holds the draw, with either side to move.
     for fen in [
         "W:WKc1,Ke1,Kg1:BKa1",
@@ -111,7 +114,7 @@ fn russian_three_kings_against_one() {
 
 #[test]
 fn international_three_kings_draw_and_four_kings_win() {
-    let tb = tables::<International>("intl", 2, &["0M2K-0M1K", "0M3K-0M1K", "0M4K-0M1K"]);
+    let (_dir, tb) = tables::<International>("intl", 2, &["0M2K-0M1K", "0M3K-0M1K", "0M4K-0M1K"]);
     // Three kings cannot catch a lone king on the long diagonal.
     for fen in [
         "W:WK1,K2,K3:BK46",

@@ -62,11 +62,13 @@ fn gen(dir: &Path, extra: &[&str]) -> common::Run {
 
 #[test]
 fn spilled_groups_write_the_same_bytes() {
-    let reference = temp_dir("budget-reference");
+    let reference_tmp = temp_dir("budget-reference");
+    let reference = reference_tmp.path().to_path_buf();
     let r = gen(&reference, &[]);
     assert!(r.ok, "{}", r.err);
     let tablebase = Tablebase::<Russian>::new(&reference);
-    let spilled = temp_dir("budget-spilled");
+    let spilled_tmp = temp_dir("budget-spilled");
+    let spilled = spilled_tmp.path().to_path_buf();
     let store = FileStore::new(&spilled.join("russian"), damka_core::VariantKind::Russian).unwrap();
     let mut heads: Vec<Slice> = Vec::new();
     for slice in build_order::<Russian>(4) {
@@ -103,13 +105,12 @@ fn spilled_groups_write_the_same_bytes() {
         assert_eq!(name_a, name_b);
         assert!(bytes_a == bytes_b, "{name_a} differs when spilled");
     }
-    std::fs::remove_dir_all(&reference).unwrap();
-    std::fs::remove_dir_all(&spilled).unwrap();
 }
 
 #[test]
 fn a_budget_too_small_is_refused_before_building() {
-    let dir = temp_dir("budget-small");
+    let tmp = temp_dir("budget-small");
+    let dir = tmp.path().to_path_buf();
     let r = gen(&dir, &["--memory", "1M"]);
     assert!(!r.ok);
     assert!(r.err.contains("memory budget (1 MiB"), "{}", r.err);
@@ -129,13 +130,14 @@ fn a_budget_too_small_is_refused_before_building() {
         let r = gen(&dir, &["--memory", bad]);
         assert!(!r.ok && r.err.contains("size"), "{bad}: {}", r.err);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
-    let reference = temp_dir("resume-reference");
-    let killed = temp_dir("resume-killed");
+    let reference_tmp = temp_dir("resume-reference");
+    let reference = reference_tmp.path().to_path_buf();
+    let killed_tmp = temp_dir("resume-killed");
+    let killed = killed_tmp.path().to_path_buf();
     let r = gen(&reference, &[]);
     assert!(r.ok, "{}", r.err);
     // Kill the build as soon as a table is half written (a temporary file is
@@ -174,6 +176,4 @@ fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
     assert!(r.ok, "{}", r.err);
     // Every table is there, byte for byte, and no temporary file is left.
     assert!(files(&killed) == files(&reference));
-    std::fs::remove_dir_all(&reference).unwrap();
-    std::fs::remove_dir_all(&killed).unwrap();
 }

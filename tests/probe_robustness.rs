@@ -14,13 +14,14 @@ use damka_formats::{table::table_file_name, table::ValueKind, table::HEADER_LEN}
 use damka_formats::{Value, Wdl};
 use damka_gen::{build, BuildOptions};
 use damka_probe::Tablebase;
+use tempfile::TempDir;
 
-/// A fresh directory with the Russian tables of up to `pieces` pieces.
-fn built(tag: &str, pieces: u32) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damka-robust-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A fresh temporary directory with the Russian tables of up to `pieces` pieces.
+fn built(tag: &str, pieces: u32) -> TempDir {
+    let prefix = format!("damka-robust-{tag}-");
+    let dir = tempfile::Builder::new().prefix(&prefix).tempdir().unwrap();
     let options = BuildOptions {
-        root: dir.clone(),
+        root: dir.path().to_path_buf(),
         max_pieces: pieces,
         only: None,
         memory: None,
@@ -108,7 +109,8 @@ fn probe_damaged(dir: &Path, positions: &[Position<Russian>], reference: &Answer
 
 #[test]
 fn damaged_tables_give_errors_never_wrong_values() {
-    let dir = built("damage", 3);
+    let tmp = built("damage", 3);
+    let dir = tmp.path().to_path_buf();
     let slice: Slice = "1M1K-1M0K".parse().unwrap();
     // Random positions of the damaged slice, either side to move, and of every
     // slice (some capture into it).
@@ -187,12 +189,12 @@ fn damaged_tables_give_errors_never_wrong_values() {
         std::fs::write(&pb, &ob).unwrap();
     }
     assert_eq!(probe_damaged(&dir, &positions, &reference), 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn threads_get_the_answers_of_one_thread() {
-    let dir = built("threads", 4);
+    let tmp = built("threads", 4);
+    let dir = tmp.path().to_path_buf();
     let slices = build_order::<Russian>(4);
     let positions = random_positions(&slices, 20_000, 0xC0FFEE);
     let reference = answers(&Tablebase::new(&dir), &positions);
@@ -228,5 +230,4 @@ fn threads_get_the_answers_of_one_thread() {
         assert_eq!(thread.join().unwrap(), reference);
     }
     assert!(shared.cache().bytes() <= shared.cache().budget());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

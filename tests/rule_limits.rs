@@ -176,7 +176,8 @@ fn man_move<V: Variant>(pos: &Position<V>, mv: &damka_core::Move) -> bool {
 
 #[test]
 fn russian_rules_r1_to_r4() {
-    let dir = temp_dir("rule-limits-russian");
+    let tmp = temp_dir("rule-limits-russian");
+    let dir = tmp.path().to_path_buf();
     build_rule_tables::<Russian>(&dir, 3, &["0M3K-0M1K"], "russian");
     let tables = RuleTablebase::<Russian>::new(&dir, RuleSet::preset("russian").unwrap());
     // R1: three kings against one, 15 moves (4 pieces: the probe alone).
@@ -217,12 +218,12 @@ fn russian_rules_r1_to_r4() {
         man_move,
     );
     assert_eq!(probe_cases(&tables), 7, "R1, R2, R3 a-b, R2 c");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn fmjd_rules_i1_to_i3() {
-    let dir = temp_dir("rule-limits-fmjd");
+    let tmp = temp_dir("rule-limits-fmjd");
+    let dir = tmp.path().to_path_buf();
     build_rule_tables::<International>(&dir, 3, &[], "fmjd");
     let tables = RuleTablebase::<International>::new(&dir, RuleSet::preset("fmjd").unwrap());
     // I3: a king and a man, two kings or a king against a lone king, 5 moves.
@@ -268,5 +269,4 @@ fn fmjd_rules_i1_to_i3() {
         "a win I3 draws because a promotion does not restart it"
     );
     assert_eq!(probe_cases(&tables), 3, "I3 a-c");
-    let _ = std::fs::remove_dir_all(&dir);
 }

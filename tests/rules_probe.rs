@@ -18,7 +18,8 @@ const R1_PLIES: u32 = 30;
 /// lone king before R1's limit.
 #[test]
 fn petrovs_triangle_is_won_inside_fifteen_moves() {
-    let dir = temp_dir("rules-petrov");
+    let tmp = temp_dir("rules-petrov");
+    let dir = tmp.path().to_path_buf();
     build_rule_tables::<Russian>(&dir, 3, &["0M3K-0M1K"], "russian");
     let set = RuleSet::preset("russian").unwrap();
     let tables = RuleTablebase::<Russian>::new(&dir, set.clone());
@@ -74,14 +75,14 @@ fn petrovs_triangle_is_won_inside_fifteen_moves() {
             "{start}: the lone king is still there after {plies} plies"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `damka probe --rules` prints both answers; the JSON has the `rules` object;
 /// a count one ply past the last winning one turns the win into a cursed win.
 #[test]
 fn command_line_probe_under_rules() {
-    let dir = temp_dir("rules-cli");
+    let tmp = temp_dir("rules-cli");
+    let dir = tmp.path().to_path_buf();
     build_rule_tables::<Russian>(&dir, 3, &[], "russian");
     let root = dir.to_str().unwrap();
     // Two kings against one on the main road: a theoretical win in 3 plies?
@@ -169,14 +170,14 @@ fn command_line_probe_under_rules() {
     );
     let run = probe("fmjd", "");
     assert!(!run.ok && run.err.contains("not russian"), "{}", run.err);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A rule table built under another rule set is refused, and a missing one is
 /// named.
 #[test]
 fn rule_tables_of_another_set_or_missing_are_refused() {
-    let dir = temp_dir("rules-mismatch");
+    let tmp = temp_dir("rules-mismatch");
+    let dir = tmp.path().to_path_buf();
     build_rule_tables::<Russian>(&dir, 2, &[], "russian");
     let mut other = RuleSet::preset("russian").unwrap();
     other.counters[0].limit = damka_probe::limits::Limit::Moves(16);
@@ -190,5 +191,4 @@ fn rule_tables_of_another_set_or_missing_are_refused() {
     assert!(missing
         .path("0M1K-0M1K".parse().unwrap(), ValueKind::Dtc)
         .ends_with("0M1K-0M1K.russian-1900.dtc.dkt"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -83,7 +83,8 @@ fn verify_cli(dir: &Path, spec: &str) -> common::Run {
 
 #[test]
 fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
-    let dir = temp_dir("rules-verify");
+    let tmp = temp_dir("rules-verify");
+    let dir = tmp.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tight.toml");
     std::fs::write(&file, TIGHT).unwrap();
@@ -229,15 +230,14 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     let run = verify_cli(&dir, spec);
     assert!(!run.ok, "{}", run.out);
     assert!(run.out.contains("mismatch"), "{}", run.out);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn verify_rules_without_rule_tables_is_a_clear_error() {
-    let dir = temp_dir("rules-verify-empty");
+    let tmp = temp_dir("rules-verify-empty");
+    let dir = tmp.path().to_path_buf();
     common::build_tables::<Russian>(&dir, 2, &[]);
     let run = verify_cli(&dir, "russian");
     assert!(!run.ok);
     assert!(run.err.contains("no russian rule tables"), "{}", run.err);
-    let _ = std::fs::remove_dir_all(&dir);
 }

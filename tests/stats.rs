@@ -10,7 +10,8 @@ use damka_formats::Wdl;
 use damka_stats::stats::stats;
 
 fn check_against_naive<V: Variant>(pieces: u32) {
-    let dir = temp_dir(&format!("stats-{}", V::KIND));
+    let tmp = temp_dir(&format!("stats-{}", V::KIND));
+    let dir = tmp.path().to_path_buf();
     build_tables::<V>(&dir, pieces, &[]);
     let report = stats::<V>(&dir, None, |_| {}).unwrap();
     let naive = naive_solve::<V>(&all_positions(pieces as usize, false));
@@ -63,7 +64,6 @@ fn check_against_naive<V: Variant>(pieces: u32) {
     let total: u64 = report.totals.iter().map(|t| t.counts.positions).sum();
     let by_slice: u64 = report.slices.iter().map(|s| s.counts.positions).sum();
     assert_eq!(total, by_slice);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -78,7 +78,8 @@ fn international_stats_match_the_naive_solver() {
 
 #[test]
 fn formats_plots_and_bad_directories() {
-    let dir = temp_dir("stats-cli");
+    let tmp = temp_dir("stats-cli");
+    let dir = tmp.path().to_path_buf();
     let d = dir.to_str().unwrap();
     let Run { err, ok, .. } = damka(&["stats", "--variant", "russian", "--dir", d], "");
     assert!(!ok);
@@ -171,5 +172,4 @@ fn formats_plots_and_bad_directories() {
     let Run { err, ok, .. } = damka(&["stats", "--variant", "russian", "--dir", d], "");
     assert!(!ok);
     assert!(err.contains("missing table 0M1K-0M1K"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

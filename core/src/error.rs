@@ -1,6 +1,6 @@
 //! Typed errors for notation and positions.
 
-use crate::position::Color;
+use crate::color::Color;
 
 /// Why a set of pieces is not a legal position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

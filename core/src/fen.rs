@@ -5,9 +5,13 @@
 //! (International). A colour with no pieces is written as its bare letter
 //! (`B:WKc1:B`). Printing is canonical: White's list first, squares sorted in
 //! notation order (Russian by file then rank, International by number), no ranges.
+//!
+//! A [`Position`] prints as its FEN (`Display`, and `Debug` as `Position(FEN)`)
+//! and parses from one (`FromStr`); those impls live here.
 
+use crate::color::Color;
 use crate::error::FenError;
-use crate::position::{Color, PieceKind, Position};
+use crate::position::{PieceKind, Position};
 use crate::variant::Variant;
 
 /// Parses a PDN FEN string.
@@ -145,6 +149,18 @@ impl<V: Variant> std::str::FromStr for Position<V> {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         parse_fen(s)
+    }
+}
+
+impl<V: Variant> std::fmt::Debug for Position<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", to_fen(self))
+    }
+}
+
+impl<V: Variant> std::fmt::Display for Position<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&to_fen(self))
     }
 }
 

@@ -67,7 +67,7 @@
 //! per fixed-point pattern: a second indexing scheme to test and to keep fast, for
 //! little gain. Kings-only positions are a small share of
 //! every piece count, falling by about half per extra piece (measured by the test
-//! `kings_only_share_is_small` below; positions per side to move):
+//! `kings_only_share_is_small` in `core/tests/index.rs`; positions per side to move):
 //!
 //! | pieces | Russian: kings-only / all    | share   | International: kings-only / all  | share   |
 //! |-------:|-----------------------------:|--------:|---------------------------------:|--------:|
@@ -415,22 +415,6 @@ impl<V: Variant> SliceIndexer<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::enumerate::build_order;
-    use crate::variant::{International, Russian};
-
-    /// Per piece count 2..=7: (kings-only positions, all positions).
-    fn kings_only_totals<V: Variant>() -> Vec<(u64, u64)> {
-        let mut totals = vec![(0, 0); 8];
-        for slice in build_order::<V>(7) {
-            let size = SliceIndexer::<V>::new(slice).unwrap().size();
-            let entry = &mut totals[slice.pieces() as usize];
-            entry.1 += size;
-            if slice.is_kings_only() {
-                entry.0 += size;
-            }
-        }
-        totals.split_off(2)
-    }
 
     #[test]
     fn reciprocal_division_is_exact() {
@@ -446,26 +430,6 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 assert_eq!(divisor.div_rem(x), (x / d, x % d), "{x} / {d}");
-            }
-        }
-    }
-
-    /// The shares, in hundredths of a percent, quoted in the module docs.
-    #[test]
-    fn kings_only_share_is_small() {
-        let documented = [
-            (
-                kings_only_totals::<Russian>(),
-                [2844, 1518, 811, 433, 232, 124],
-            ),
-            (
-                kings_only_totals::<International>(),
-                [2770, 1459, 768, 405, 213, 112],
-            ),
-        ];
-        for (totals, shares) in documented {
-            for ((kings_only, all), share) in totals.into_iter().zip(shares) {
-                assert_eq!((kings_only * 10_000 + all / 2) / all, share);
             }
         }
     }

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod binomial;
+pub mod color;
 pub mod dense;
 pub mod enumerate;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod subslice;
 pub mod variant;
 pub mod walk;
 
+pub use color::Color;
 pub use enumerate::{build_order, dependencies, summaries, SliceSummary};
 pub use error::{FenError, IndexError, PositionError, SliceError};
 pub use fen::{parse_fen, to_fen};
@@ -28,7 +30,7 @@ pub use index::SliceIndexer;
 pub use movegen::{generate, has_capture, legal_moves};
 pub use moves::{apply, notation, parse_move, path, Move, MoveParseError};
 pub use perft::perft;
-pub use position::{Bits, Color, Material, PieceKind, Position};
+pub use position::{Bits, Material, PieceKind, Position};
 pub use slice::{white_to_move, Slice};
 pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
 pub use variant::{International, Russian, Variant, VariantKind};

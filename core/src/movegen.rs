@@ -8,10 +8,84 @@
 //! jumped twice; the moving piece's start square counts as empty. The variant
 //! decides promotion during a capture (Russian) and the majority rule
 //! (International). Sequences that differ only in their path are one move.
+//!
+//! The [`Move`] type the generator produces is defined here; [`crate::moves`]
+//! re-exports it with making moves and their notation.
 
-use crate::{Bits, Color, Position, Variant};
+use crate::color::Color;
+use crate::position::{Bits, Position};
+use crate::variant::Variant;
 
-use crate::moves::Move;
+/// A legal move, in the padded bit layout of its variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    crowned: bool,
+    captured: u64,
+}
+
+impl Move {
+    /// Builds a move from bit numbers (for the move generator).
+    #[inline]
+    pub(crate) fn new(from: u32, to: u32, captured: u64, crowned: bool) -> Move {
+        Move {
+            from: from as u8,
+            to: to as u8,
+            crowned,
+            captured,
+        }
+    }
+
+    /// The start square index.
+    pub fn from_square<V: Variant>(&self) -> usize {
+        V::GEOMETRY.square_of[self.from as usize] as usize
+    }
+
+    /// The end square index.
+    pub fn to_square<V: Variant>(&self) -> usize {
+        V::GEOMETRY.square_of[self.to as usize] as usize
+    }
+
+    /// The bit of the start square.
+    #[inline]
+    pub fn from_bit(&self) -> u32 {
+        self.from as u32
+    }
+
+    /// The bit of the end square.
+    #[inline]
+    pub fn to_bit(&self) -> u32 {
+        self.to as u32
+    }
+
+    /// The captured pieces as a padded bitboard.
+    #[inline]
+    pub fn captured(&self) -> u64 {
+        self.captured
+    }
+
+    /// Whether this move captures.
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// Whether a man is crowned by this move.
+    #[inline]
+    pub fn is_promotion(&self) -> bool {
+        self.crowned
+    }
+
+    /// The captured square indices, in increasing order.
+    pub fn captured_squares<V: Variant>(&self) -> Vec<usize> {
+        let mut squares: Vec<usize> = Bits(self.captured)
+            .map(|b| V::GEOMETRY.square_of[b as usize] as usize)
+            .collect();
+        squares.sort_unstable();
+        squares
+    }
+}
 
 /// The longest capture path: one jump per opposing piece, plus the start square.
 pub(crate) const MAX_PATH: usize = 24;

@@ -1,101 +1,36 @@
-//! The move type, making a move, and move notation.
+//! Making a move, and move notation: printing a move's route and reading a move,
+//! which both need the move generator.
 //!
 //! A move is identified by its start square, end square, set of captured squares and
 //! whether the piece is crowned. Capture routes that differ only in path are one
-//! move; its printed path is the first route the generator finds.
+//! move; its printed path is the first route the generator finds. The move type is
+//! the generator's ([`crate::movegen`]), re-exported here.
 
-use crate::{Bits, Position, Variant};
+use crate::color::Color;
+use crate::position::Position;
+use crate::variant::Variant;
 
 use crate::movegen::{for_each_capture_sequence, generate};
-
-/// A legal move, in the padded bit layout of its variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
-    from: u8,
-    to: u8,
-    crowned: bool,
-    captured: u64,
-}
-
-impl Move {
-    /// Builds a move from bit numbers (for the move generator).
-    #[inline]
-    pub(crate) fn new(from: u32, to: u32, captured: u64, crowned: bool) -> Move {
-        Move {
-            from: from as u8,
-            to: to as u8,
-            crowned,
-            captured,
-        }
-    }
-
-    /// The start square index.
-    pub fn from_square<V: Variant>(&self) -> usize {
-        V::GEOMETRY.square_of[self.from as usize] as usize
-    }
-
-    /// The end square index.
-    pub fn to_square<V: Variant>(&self) -> usize {
-        V::GEOMETRY.square_of[self.to as usize] as usize
-    }
-
-    /// The bit of the start square.
-    #[inline]
-    pub fn from_bit(&self) -> u32 {
-        self.from as u32
-    }
-
-    /// The bit of the end square.
-    #[inline]
-    pub fn to_bit(&self) -> u32 {
-        self.to as u32
-    }
-
-    /// The captured pieces as a padded bitboard.
-    #[inline]
-    pub fn captured(&self) -> u64 {
-        self.captured
-    }
-
-    /// Whether this move captures.
-    #[inline]
-    pub fn is_capture(&self) -> bool {
-        self.captured != 0
-    }
-
-    /// Whether a man is crowned by this move.
-    #[inline]
-    pub fn is_promotion(&self) -> bool {
-        self.crowned
-    }
-
-    /// The captured square indices, in increasing order.
-    pub fn captured_squares<V: Variant>(&self) -> Vec<usize> {
-        let mut squares: Vec<usize> = Bits(self.captured)
-            .map(|b| V::GEOMETRY.square_of[b as usize] as usize)
-            .collect();
-        squares.sort_unstable();
-        squares
-    }
-}
+// Re-exported so that `moves::Move` still names it.
+pub use crate::movegen::Move;
 
 /// Plays `mv` on `pos` and returns the position after it, with the other side to
 /// move. `mv` must be legal in `pos`.
 #[inline]
 pub fn apply<V: Variant>(pos: &Position<V>, mv: &Move) -> Position<V> {
-    let from = 1u64 << mv.from;
-    let to = 1u64 << mv.to;
+    let from = 1u64 << mv.from_bit();
+    let to = 1u64 << mv.to_bit();
     let side = pos.side();
     let own = pos.pieces(side) & !from | to;
-    let opp = pos.pieces(side.opposite()) & !mv.captured;
+    let opp = pos.pieces(side.opposite()) & !mv.captured();
     let moved_king = pos.kings() & from != 0;
-    let mut kings = pos.kings() & !mv.captured & !from;
-    if moved_king || mv.crowned {
+    let mut kings = pos.kings() & !mv.captured() & !from;
+    if moved_king || mv.is_promotion() {
         kings |= to;
     }
     let (white, black) = match side {
-        crate::Color::White => (own, opp),
-        crate::Color::Black => (opp, own),
+        Color::White => (own, opp),
+        Color::Black => (opp, own),
     };
     Position::from_bitboards_unchecked(white, black, kings, side.opposite())
 }
@@ -104,7 +39,7 @@ pub fn apply<V: Variant>(pos: &Position<V>, mv: &Move) -> Position<V> {
 /// route of the move for printing.
 pub fn path<V: Variant>(pos: &Position<V>, mv: &Move) -> Vec<usize> {
     let g = V::GEOMETRY;
-    let mut bits: Vec<u8> = vec![mv.from, mv.to];
+    let mut bits: Vec<u8> = vec![mv.from_bit() as u8, mv.to_bit() as u8];
     if mv.is_capture() {
         let mut found = false;
         for_each_capture_sequence(pos, |from, to, captured, crowned, route| {
@@ -181,7 +116,10 @@ pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, Mov
         }
         let list = if route == squares.as_slice() {
             &mut exact
-        } else if squares.len() == 2 && squares[0] == mv.from && squares[1] == mv.to {
+        } else if squares.len() == 2
+            && squares[0] as u32 == mv.from_bit()
+            && squares[1] as u32 == mv.to_bit()
+        {
             &mut shortcut
         } else {
             return;
@@ -196,7 +134,7 @@ pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, Mov
         });
     } else {
         for mv in &legal {
-            consider(*mv, &[mv.from, mv.to]);
+            consider(*mv, &[mv.from_bit() as u8, mv.to_bit() as u8]);
         }
     }
     let matches = if exact.is_empty() { shortcut } else { exact };

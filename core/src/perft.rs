@@ -1,10 +1,11 @@
 //! Perft: the number of leaf nodes of the legal move tree, for checking the move
 //! generator against published counts.
 
-use crate::{Position, Variant};
+use crate::position::Position;
+use crate::variant::Variant;
 
-use crate::movegen::{count_moves, generate};
-use crate::moves::{apply, Move};
+use crate::movegen::{count_moves, generate, Move};
+use crate::moves::apply;
 
 /// Counts the positions reached after exactly `depth` plies of legal moves, with
 /// capture routes that differ only in path counted once. Single-threaded, with bulk

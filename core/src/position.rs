@@ -1,45 +1,14 @@
 //! A draughts position as three bitboards and a side to move.
+//!
+//! Positions print and parse as FEN through the `Display`, `Debug` and `FromStr`
+//! impls in [`crate::fen`].
 
 use std::marker::PhantomData;
 
+// Re-exported so that `position::Color` still names it.
+pub use crate::color::Color;
 use crate::error::PositionError;
 use crate::variant::Variant;
-
-/// A player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    /// The side whose men move up the board and promote on the top rank.
-    White,
-    /// The side whose men move down the board and promote on the bottom rank.
-    Black,
-}
-
-impl Color {
-    /// The other player.
-    pub fn opposite(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// `W` or `B`, as in FEN.
-    pub fn letter(self) -> char {
-        match self {
-            Color::White => 'W',
-            Color::Black => 'B',
-        }
-    }
-}
-
-impl std::fmt::Display for Color {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Color::White => "White",
-            Color::Black => "Black",
-        })
-    }
-}
 
 /// The kind of a piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -281,18 +250,6 @@ impl<V: Variant> Position<V> {
     /// The same placement with the other side to move.
     pub fn with_side(&self, side: Color) -> Self {
         Self::from_bitboards_unchecked(self.white, self.black, self.kings, side)
-    }
-}
-
-impl<V: Variant> std::fmt::Debug for Position<V> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", crate::fen::to_fen(self))
-    }
-}
-
-impl<V: Variant> std::fmt::Display for Position<V> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::fen::to_fen(self))
     }
 }
 

@@ -375,3 +375,37 @@ fn checked_entry_points_reject_what_does_not_belong() {
         Err(damka_core::IndexError::TooLarge(_))
     ));
 }
+
+/// Per piece count 2..=7: (kings-only positions, all positions).
+fn kings_only_totals<V: Variant>() -> Vec<(u64, u64)> {
+    let mut totals = vec![(0, 0); 8];
+    for slice in build_order::<V>(7) {
+        let size = SliceIndexer::<V>::new(slice).unwrap().size();
+        let entry = &mut totals[slice.pieces() as usize];
+        entry.1 += size;
+        if slice.is_kings_only() {
+            entry.0 += size;
+        }
+    }
+    totals.split_off(2)
+}
+
+/// The shares, in hundredths of a percent, quoted in the docs of `damka_core::index`.
+#[test]
+fn kings_only_share_is_small() {
+    let documented = [
+        (
+            kings_only_totals::<Russian>(),
+            [2844, 1518, 811, 433, 232, 124],
+        ),
+        (
+            kings_only_totals::<International>(),
+            [2770, 1459, 768, 405, 213, 112],
+        ),
+    ];
+    for (totals, shares) in documented {
+        for ((kings_only, all), share) in totals.into_iter().zip(shares) {
+            assert_eq!((kings_only * 10_000 + all / 2) / all, share);
+        }
+    }
+}

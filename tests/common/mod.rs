@@ -14,8 +14,10 @@ pub mod rules_naive;
 use std::collections::HashMap;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+use tempfile::TempDir;
 
 use damka_core::{apply, legal_moves};
 use damka_core::{Color, PieceKind, Position, Slice, Variant};
@@ -55,11 +57,13 @@ pub fn damka(args: &[&str], stdin: &str) -> Run {
     }
 }
 
-/// A fresh temporary directory for one test.
-pub fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damka-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh temporary directory for one test, removed when dropped, whether the
+/// test passes or fails.
+pub fn temp_dir(tag: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("damka-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Builds every table of up to `pieces` pieces into `dir`, then the slices

@@ -544,7 +544,10 @@ impl<V: Variant> RuleTablebase<V> {
     fn check_in_force(&self, pos: &Position<V>, played: &Counters) -> Result<(), ProbeError> {
         let set = self.set();
         let in_force = |id: &str| set.counter(id).is_some_and(|c| c.applies_at(pos));
-        match played.iter().find(|&(id, plies)| plies > 0 && !in_force(id)) {
+        match played
+            .iter()
+            .find(|&(id, plies)| plies > 0 && !in_force(id))
+        {
             None => Ok(()),
             Some((id, _)) => {
                 let ids: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
