@@ -368,7 +368,7 @@ impl<V: Variant> Tablebase<V> {
         let mut line = Vec::new();
         let mut current = pos;
         while line.len() < limit {
-            let Some(mv) = self.best_move(&current)? else {
+            let Some(mv) = self.best_move(current)? else {
                 break;
             };
             current = apply(&current, &mv);

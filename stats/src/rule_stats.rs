@@ -112,7 +112,7 @@ pub fn rule_stats<V: Variant>(
     let slices: Vec<Slice> = if dir.is_dir() {
         tables_in(&dir)?
             .into_iter()
-            .filter(|s| max_pieces.map_or(true, |m| s.pieces() <= m))
+            .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
             .collect()
     } else {
         Vec::new()

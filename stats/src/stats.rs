@@ -67,7 +67,7 @@ impl Counts {
             _ => (&mut self.losses, &mut self.longest_loss),
         };
         *count += 1;
-        if extreme.as_ref().map_or(true, |e| d > e.plies) {
+        if extreme.as_ref().is_none_or(|e| d > e.plies) {
             *extreme = Some(Extreme {
                 plies: d,
                 fen: fen(),
@@ -89,7 +89,7 @@ impl Counts {
             (&mut self.longest_loss, &other.longest_loss),
         ] {
             if let Some(t) = theirs {
-                if mine.as_ref().map_or(true, |m| t.plies > m.plies) {
+                if mine.as_ref().is_none_or(|m| t.plies > m.plies) {
                     *mine = Some(t.clone());
                 }
             }
@@ -161,7 +161,7 @@ pub fn slice_stats<V: Variant>(
                 let capture = has_capture(&pos);
                 // The table holds every non-capture value; only captures need a search.
                 let value = if capture {
-                    tablebase.probe_value(&pos)?
+                    tablebase.probe_value(pos)?
                 } else {
                     table.value(&pos)
                 };

@@ -420,7 +420,7 @@ impl<'a, V: Variant> Search<'a, V> {
             if wdl == Wdl::Loss {
                 return Ok(Some(*mv));
             }
-            let value = self.tables.tablebase().probe_value(&after)?.back();
+            let value = self.tables.tablebase().probe_value(after)?.back();
             if best.is_none_or(|(_, b)| value.better_than(b)) {
                 best = Some((*mv, value));
             }
@@ -450,7 +450,7 @@ impl<'a, V: Variant> Search<'a, V> {
             if let Some((_, counter)) = nearest {
                 return Ok(Some(counter.id.clone()));
             }
-            let Some(mv) = self.tables.tablebase().best_move(&pos)? else {
+            let Some(mv) = self.tables.tablebase().best_move(pos)? else {
                 return Ok(None);
             };
             let after = apply(&pos, &mv);
@@ -574,7 +574,7 @@ impl<V: Variant> RuleTablebase<V> {
         // A win or a loss ends the phase within its distance; a draw is cut.
         let mut limit = None;
         loop {
-            let outcome = self.probe_rules(&current, &counts)?;
+            let outcome = self.probe_rules(current, &counts)?;
             let Some(mv) = outcome.best_move else { break };
             let limit = *limit.get_or_insert(outcome.distance.map_or(PV_DRAW_PLIES, usize::from));
             if line.len() >= limit {
