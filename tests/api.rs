@@ -24,7 +24,7 @@ fn the_probe_api_answers_by_fen_and_by_position() {
     let pos: Position<Russian> = THREE_KINGS.parse().unwrap();
     assert_eq!(tables.probe_wdl(THREE_KINGS).unwrap(), Wdl::Win);
     assert_eq!(tables.probe_wdl(pos).unwrap(), Wdl::Win);
-    let dtw = tables.probe_dtw(&pos).unwrap().unwrap();
+    let dtw = tables.probe_dtw(pos).unwrap().unwrap();
     assert_eq!(tables.probe_dtw(THREE_KINGS).unwrap(), Some(dtw));
     let best = tables.best_move(THREE_KINGS).unwrap().unwrap();
     let pv = tables.pv(THREE_KINGS).unwrap();

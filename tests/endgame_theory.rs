@@ -38,7 +38,7 @@ fn main_road<V: Variant>() -> u64 {
 }
 
 fn wdl<V: Variant>(tb: &Tablebase<V>, fen: &str) -> Wdl {
-    tb.probe_wdl(&fen.parse::<Position<V>>().unwrap()).unwrap()
+    tb.probe_wdl(fen.parse::<Position<V>>().unwrap()).unwrap()
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn russian_three_kings_against_one() {
         if has_capture(&pos) || has_capture(&pos.with_side(Color::Black)) {
             continue;
         }
-        let value = tb.probe_value(&pos).unwrap();
+        let value = tb.probe_value(pos).unwrap();
         if pos.black() & road != 0 && pos.white() & road == 0 {
             match value.wdl() {
                 Wdl::Draw => draws += 1,
@@ -139,7 +139,7 @@ fn international_three_kings_draw_and_four_kings_win() {
                 continue;
             }
             quiet += 1;
-            if tb.probe_wdl(&pos).unwrap() == want {
+            if tb.probe_wdl(pos).unwrap() == want {
                 hits += 1;
             }
         }

@@ -213,8 +213,8 @@ fn threads_get_the_answers_of_one_thread() {
                 for round in 0..2 {
                     for &i in &order {
                         let answer = (
-                            tb.probe_wdl(&positions[i]).map_err(|e| e.to_string()),
-                            tb.probe_value(&positions[i]).map_err(|e| e.to_string()),
+                            tb.probe_wdl(positions[i]).map_err(|e| e.to_string()),
+                            tb.probe_value(positions[i]).map_err(|e| e.to_string()),
                         );
                         if round == 1 {
                             assert_eq!(got[i].as_ref(), Some(&answer));

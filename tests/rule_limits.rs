@@ -47,7 +47,7 @@ fn boundary<V: Variant>(
 ) -> Position<V> {
     let set = tables.set();
     for pos in quiet_positions::<V>(slice) {
-        let fresh = tables.probe_rules(&pos, &Counters::new()).unwrap();
+        let fresh = tables.probe_rules(pos, &Counters::new()).unwrap();
         let (Some(RuleWdl::Win), Some(d)) = (fresh.wdl, fresh.distance) else {
             continue;
         };
@@ -59,10 +59,8 @@ fn boundary<V: Variant>(
         if d < 3 || d > limit || !counter.applies_at(&pos) {
             continue;
         }
-        let fits = tables.probe_rules(&pos, &counts(id, limit - d)).unwrap();
-        let over = tables
-            .probe_rules(&pos, &counts(id, limit - d + 1))
-            .unwrap();
+        let fits = tables.probe_rules(pos, &counts(id, limit - d)).unwrap();
+        let over = tables.probe_rules(pos, &counts(id, limit - d + 1)).unwrap();
         if fits.wdl != Some(RuleWdl::Win) || over.wdl != Some(RuleWdl::CursedWin) {
             continue;
         }
@@ -115,13 +113,12 @@ fn saved_by_reset<V: Variant>(
         let Some(limit) = counter.limit_plies(&pos.material()) else {
             continue;
         };
-        if !counter.applies_at(&pos)
-            || tables.tablebase().probe_value(&pos).unwrap().dtw() < Some(3)
+        if !counter.applies_at(&pos) || tables.tablebase().probe_value(pos).unwrap().dtw() < Some(3)
         {
             continue;
         }
         let late = counts(id, limit - 1);
-        let outcome = tables.probe_rules(&pos, &late).unwrap();
+        let outcome = tables.probe_rules(pos, &late).unwrap();
         let Some(mv) = outcome.best_move else {
             continue;
         };
@@ -151,7 +148,7 @@ fn probe_cases<V: Variant>(tables: &RuleTablebase<V>) -> usize {
             continue;
         }
         let counts = tables.set().parse_counters(case.counters).unwrap();
-        let outcome = tables.probe_rules(&pos, &counts).unwrap();
+        let outcome = tables.probe_rules(pos, &counts).unwrap();
         assert_eq!(
             outcome.wdl.map(|w| w.ruled()),
             Some(case.expected),

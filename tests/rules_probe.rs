@@ -49,7 +49,7 @@ fn petrovs_triangle_is_won_inside_fifteen_moves() {
         let (mut pos, mut counts) = (start, Counters::new());
         let mut plies = 0;
         while pos.pieces(Color::Black) != 0 && plies < R1_PLIES {
-            let outcome = tables.probe_rules(&pos, &counts).unwrap();
+            let outcome = tables.probe_rules(pos, &counts).unwrap();
             let expected = if pos.side() == Color::White {
                 RuleWdl::Win
             } else {
@@ -102,7 +102,7 @@ fn command_line_probe_under_rules() {
         })
         .expect("a win of 5 plies or more");
     let d = tables
-        .probe_rules(&pos, &Counters::new())
+        .probe_rules(pos, &Counters::new())
         .unwrap()
         .distance
         .unwrap() as u32;
@@ -183,10 +183,10 @@ fn rule_tables_of_another_set_or_missing_are_refused() {
     other.counters[0].limit = damka_probe::limits::Limit::Moves(16);
     let tables = RuleTablebase::<Russian>::new(&dir, other);
     let pos: Position<Russian> = "W:WKa1:BKh8".parse().unwrap();
-    let error = tables.probe_rules(&pos, &Counters::new()).unwrap_err();
+    let error = tables.probe_rules(pos, &Counters::new()).unwrap_err();
     assert!(error.to_string().contains("different rule set"), "{error}");
     let missing = RuleTablebase::<Russian>::new(&dir, RuleSet::preset("russian-1900").unwrap());
-    let error = missing.probe_rules(&pos, &Counters::new()).unwrap_err();
+    let error = missing.probe_rules(pos, &Counters::new()).unwrap_err();
     assert!(error.to_string().contains("missing table"), "{error}");
     assert!(missing
         .path("0M1K-0M1K".parse().unwrap(), ValueKind::Dtc)

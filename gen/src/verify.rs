@@ -84,7 +84,7 @@ pub fn expected_value<V: Variant>(
     generate(pos, &mut moves);
     let mut best: Option<Value> = None;
     for mv in &moves {
-        let value = tablebase.probe_value(&apply(pos, mv))?.back();
+        let value = tablebase.probe_value(apply(pos, mv))?.back();
         if best.is_none_or(|b| value.better_than(b)) {
             best = Some(value);
         }
@@ -122,7 +122,7 @@ pub fn verify<V: Variant>(
                     let pos = table.indexer().position(index);
                     let expected = expected_value(&tablebase, &pos)?;
                     let stored = table.get(index);
-                    let stored_wdl = tablebase.probe_wdl(&pos)?;
+                    let stored_wdl = tablebase.probe_wdl(pos)?;
                     let mut found = Vec::new();
                     if stored != expected {
                         found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));

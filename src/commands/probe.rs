@@ -50,10 +50,10 @@ pub fn run(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
 /// Probes one position.
 fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::Result<Output> {
     let pos: Position<V> = text.parse()?;
-    let value = tb.probe_value(&pos)?;
-    let best_move = tb.best_move(&pos)?.map(|mv| notation(&pos, &mv));
+    let value = tb.probe_value(pos)?;
+    let best_move = tb.best_move(pos)?.map(|mv| notation(&pos, &mv));
     let pv = if with_pv {
-        line_notation(&pos, &tb.pv(&pos)?)
+        line_notation(&pos, &tb.pv(pos)?)
     } else {
         Vec::new()
     };
@@ -88,7 +88,7 @@ fn answer_rules<V: Variant>(
 ) -> anyhow::Result<Output> {
     let mut output = answer(rules.tablebase(), text, with_pv)?;
     let pos: Position<V> = text.parse()?;
-    let outcome = rules.probe_rules(&pos, played)?;
+    let outcome = rules.probe_rules(pos, played)?;
     let best_move = outcome.best_move.map(|mv| notation(&pos, &mv));
     let wdl = outcome.wdl.map_or("unknown", |w| w.name());
     let dtz = rules.dtz(&pos)?.and_then(|v| v.distance());
@@ -119,7 +119,7 @@ fn answer_rules<V: Variant>(
         line.push_str(&format!(" ({reason})"));
     }
     if with_pv {
-        let pv = line_notation(&pos, &rules.pv_rules(&pos, played)?);
+        let pv = line_notation(&pos, &rules.pv_rules(pos, played)?);
         line.push_str(&format!("\n  rules pv: {}", pv.join(" ")));
         output.json["rules"]["pv"] = serde_json::json!(pv);
     }

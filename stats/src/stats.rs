@@ -204,7 +204,7 @@ pub fn stats<V: Variant>(
     }
     let slices: Vec<Slice> = tables_in(&dir)?
         .into_iter()
-        .filter(|s| max_pieces.map_or(true, |m| s.pieces() <= m))
+        .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
         .collect();
     if slices.is_empty() {
         return Err(StatsError::Usage(format!(
