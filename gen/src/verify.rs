@@ -17,7 +17,7 @@ use std::path::Path;
 
 use damka_core::{apply, generate};
 use damka_core::{Position, Slice, Variant};
-use damka_formats::table::parse_file_name;
+use damka_formats::table::slices_in;
 use damka_formats::Value;
 use damka_probe::{ProbeError, Tablebase};
 use rayon::prelude::*;
@@ -58,21 +58,12 @@ pub(crate) const EXAMPLES: usize = 10;
 
 /// The slices that have a table file (either kind) in `dir`, smallest first.
 pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
+    slices_in(dir).map_err(|e| {
         GenError::Usage(format!(
             "cannot read table directory {}: {e}",
             dir.display()
         ))
-    })?;
-    let mut slices = Vec::new();
-    for entry in entries.flatten() {
-        if let Some((slice, _)) = entry.file_name().to_str().and_then(parse_file_name) {
-            slices.push(slice);
-        }
-    }
-    slices.sort_by_key(|s| (s.pieces(), s.men(), *s));
-    slices.dedup();
-    Ok(slices)
+    })
 }
 
 /// The value `pos` must have, from its successors.

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use damka_core::{white_to_move, Position, Slice, Variant};
-use damka_formats::table::{parse_file_name, table_file_name, ValueKind};
+use damka_formats::table::{slices_in, table_file_name, ValueKind};
 use damka_formats::{Value, Wdl};
 
 use crate::cache::BlockCache;
@@ -103,15 +103,7 @@ impl<V: Variant> Tablebase<V> {
             dir: tablebase.dir.clone(),
             variant: V::KIND,
         };
-        let entries = std::fs::read_dir(&tablebase.dir).map_err(|_| no_tables())?;
-        let mut present: Vec<Slice> = entries
-            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-            .filter_map(|name| parse_file_name(&name))
-            .filter(|(_, kind)| matches!(kind, ValueKind::Wdl | ValueKind::Dtw))
-            .map(|(slice, _)| slice)
-            .collect();
-        present.sort();
-        present.dedup();
+        let present = slices_in(&tablebase.dir).map_err(|_| no_tables())?;
         if present.is_empty() {
             return Err(no_tables());
         }
@@ -119,8 +111,8 @@ impl<V: Variant> Tablebase<V> {
         Ok(tablebase)
     }
 
-    /// The slices with a WDL or DTW table in the directory when it was opened, in
-    /// order (empty for a tablebase not made by [`Tablebase::open`]).
+    /// The slices with a WDL or DTW table in the directory when it was opened,
+    /// smallest first (empty for a tablebase not made by [`Tablebase::open`]).
     pub fn slices(&self) -> &[Slice] {
         self.present.as_deref().unwrap_or(&[])
     }

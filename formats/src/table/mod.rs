@@ -48,6 +48,8 @@ pub use error::TableFormatError;
 pub use header::{TableHeader, FORMAT_VERSION, HEADER_LEN, INDEX_SCHEME, MAGIC};
 pub use kind::ValueKind;
 pub use layout::{ALIGN, BLOCK_ENTRY_LEN, MAX_BLOCK_ENTRIES};
-pub use names::{file_name, parse_file_name, rule_table_file_name, table_file_name, EXTENSION};
+pub use names::{
+    file_name, parse_file_name, rule_table_file_name, slices_in, table_file_name, EXTENSION,
+};
 pub use wdl::{pack_wdl, wdl_code, wdl_of_code, WDL_BLOCK_ENTRIES};
 pub use writer::TableWriter;

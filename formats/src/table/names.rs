@@ -1,6 +1,8 @@
 //! Table file names: `<slice>.<kind>.dkt`, and `<slice>.<rules>.<kind>.dkt` for a
 //! table built under a rule set.
 
+use std::path::Path;
+
 use damka_core::slice::Slice;
 
 use super::kind::ValueKind;
@@ -37,6 +39,20 @@ pub fn parse_file_name(name: &str) -> Option<(Slice, ValueKind)> {
         }
     }
     None
+}
+
+/// The slices with a WDL or DTW table file in `dir`, smallest first (by pieces,
+/// then men).
+pub fn slices_in(dir: &Path) -> std::io::Result<Vec<Slice>> {
+    let mut slices = Vec::new();
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        if let Some((slice, _)) = entry.file_name().to_str().and_then(parse_file_name) {
+            slices.push(slice);
+        }
+    }
+    slices.sort_by_key(|s| (s.pieces(), s.men(), *s));
+    slices.dedup();
+    Ok(slices)
 }
 
 #[cfg(test)]
