@@ -4,6 +4,7 @@ use crate::color::Color;
 
 /// Why a set of pieces is not a legal position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PositionError {
     /// A bit outside the board's dark squares.
     #[error("a piece lies off the board")]
@@ -31,6 +32,7 @@ pub enum PositionError {
 
 /// Why a FEN string could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FenError {
     /// The text does not have the shape `W:W...:B...`.
     #[error("malformed FEN: {0}")]
@@ -54,6 +56,7 @@ pub enum FenError {
 
 /// Why a material slice could not be built or named.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SliceError {
     /// The text is not a canonical slice name such as `1M2K-0M2K`.
     #[error("malformed slice name `{0}` (expected the form `1M2K-0M2K`)")]
@@ -73,6 +76,7 @@ pub enum SliceError {
 
 /// Why a slice cannot be indexed, or a position not indexed in a slice.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum IndexError {
     /// The slice's pieces do not fit the variant: a side has more pieces than the
     /// variant starts with, or the men do not fit on their legal squares.

@@ -6,8 +6,10 @@
 //! it alone.
 #![warn(missing_docs)]
 
+#[doc(hidden)]
 pub mod binomial;
 pub mod color;
+#[doc(hidden)]
 pub mod dense;
 pub mod enumerate;
 pub mod error;
@@ -20,6 +22,7 @@ pub mod position;
 pub mod slice;
 pub mod subslice;
 pub mod variant;
+#[doc(hidden)]
 pub mod walk;
 
 pub use color::Color;
@@ -34,4 +37,5 @@ pub use position::{Bits, Material, PieceKind, Position};
 pub use slice::{white_to_move, Slice};
 pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
 pub use variant::{International, Russian, Variant, VariantKind};
+#[doc(hidden)]
 pub use walk::{BlockRanks, BlockWalk};

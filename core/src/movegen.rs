@@ -92,6 +92,7 @@ pub(crate) const MAX_PATH: usize = 24;
 
 /// Diagonal steps in the padded bit layout: up-left, up-right, down-left,
 /// down-right (see `crate::variant`).
+#[doc(hidden)]
 #[inline(always)]
 pub fn directions<V: Variant>() -> [i32; 4] {
     let h = V::GEOMETRY.half as i32;
@@ -109,6 +110,7 @@ fn forward<V: Variant>(color: Color) -> [i32; 2] {
 }
 
 /// The rank on which a colour's men promote.
+#[doc(hidden)]
 #[inline(always)]
 pub fn promotion_rank<V: Variant>(color: Color) -> u64 {
     match color {
@@ -118,6 +120,7 @@ pub fn promotion_rank<V: Variant>(color: Color) -> u64 {
 }
 
 /// Shifts a bitboard one diagonal step; squares that leave the board vanish.
+#[doc(hidden)]
 #[inline(always)]
 pub fn shift<V: Variant>(bb: u64, d: i32) -> u64 {
     (if d >= 0 { bb << d } else { bb >> -d }) & V::GEOMETRY.mask
@@ -149,6 +152,7 @@ pub fn legal_moves<V: Variant>(pos: &Position<V>) -> Vec<Move> {
 }
 
 /// The number of legal moves, without building the quiet moves (bulk counting).
+#[doc(hidden)]
 pub fn count_moves<V: Variant>(pos: &Position<V>, scratch: &mut Vec<Move>) -> u64 {
     scratch.clear();
     generate_captures(pos, scratch);
@@ -166,6 +170,7 @@ pub fn count_moves<V: Variant>(pos: &Position<V>, scratch: &mut Vec<Move>) -> u6
 
 /// The number of quiet king moves of the side to move (whether or not a capture
 /// makes them illegal).
+#[doc(hidden)]
 #[inline]
 pub fn count_king_moves<V: Variant>(pos: &Position<V>) -> u32 {
     let (own, _, empty) = sides(pos);
@@ -206,6 +211,7 @@ pub fn has_capture<V: Variant>(pos: &Position<V>) -> bool {
 }
 
 /// Appends the quiet (non-capturing) moves of `pos`.
+#[doc(hidden)]
 pub fn generate_quiet<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
     generate_man_moves(pos, out);
     let (own, _, empty) = sides(pos);
@@ -221,6 +227,7 @@ pub fn generate_quiet<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
 }
 
 /// Appends the quiet moves of the men of the side to move.
+#[doc(hidden)]
 #[inline]
 pub fn generate_man_moves<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
     let (own, _, empty) = sides(pos);
@@ -236,6 +243,7 @@ pub fn generate_man_moves<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
 
 /// Appends the capture moves of `pos`, deduplicated and, where the variant has it,
 /// filtered by the majority rule.
+#[doc(hidden)]
 pub fn generate_captures<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
     let start = out.len();
     let mut best = 0u32;
@@ -260,6 +268,7 @@ pub fn generate_captures<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
 /// Calls `sink(from, to, captured, promotes, path)` for every complete capture
 /// sequence of the side to move, before the majority rule and before merging
 /// sequences that differ only in path. `path` lists the bits visited, start first.
+#[doc(hidden)]
 pub fn for_each_capture_sequence<V: Variant>(
     pos: &Position<V>,
     mut sink: impl FnMut(u32, u32, u64, bool, &[u8]),

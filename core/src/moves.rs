@@ -71,6 +71,7 @@ pub fn notation<V: Variant>(pos: &Position<V>, mv: &Move) -> String {
 
 /// Why a move could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MoveParseError {
     /// The text is not a list of squares joined by `-`, `:` or `x`.
     #[error("malformed move `{0}`")]

@@ -6,6 +6,7 @@ use damka_probe::ProbeError;
 
 /// Why statistics or a figure could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StatsError {
     /// A table could not be read.
     #[error(transparent)]

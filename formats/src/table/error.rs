@@ -2,6 +2,7 @@
 
 /// Why a table file cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TableFormatError {
     /// Shorter than its header, its block table or a block says.
     #[error("truncated table: {0}")]

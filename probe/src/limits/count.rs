@@ -20,6 +20,7 @@ pub struct Count {
 
 /// Why a [`Count`] could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CountError {
     /// Not of the form `3`, `3+` or `2-3`.
     #[error("bad count `{0}`: expected a number (`3`), a minimum (`3+`) or a range (`2-3`)")]

@@ -16,6 +16,7 @@ pub struct Counters {
 
 /// Why a list of counts such as `R1=9,R4=3` could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CountersError {
     /// An item that is not `ID=MOVES`.
     #[error("`{0}` is not of the form ID=MOVES (as in `R1=9`)")]

@@ -14,6 +14,7 @@ use super::ruleset::{RuleSet, ValidationError};
 
 /// Why a rule set could not be loaded or used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RulesError {
     /// Neither a preset nor a file.
     #[error(

@@ -51,6 +51,7 @@ pub type Counts = [u32; MAX_COUNTERS];
 
 /// Why a rule set is not usable, whatever its source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ValidationError {
     /// The name is empty.
     #[error("the rule set has no name")]
