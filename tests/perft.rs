@@ -1,10 +1,13 @@
 //! Perft against the published counts (sources in `tests/data/README.md`).
 //!
-//! The shallow tier runs in every test run; the deepest figures are `#[ignore]`d and
-//! run by `scripts/perft-deep.sh`.
+//! The counts come from `damka perft`, which counts the root moves on all threads
+//! with `damka_core::perft` below them. The shallow tier runs in every test run; the
+//! deepest figures are `#[ignore]`d and run by `scripts/perft-deep.sh`.
 
-use damka_core::{apply, generate, perft, International, Position, Russian, Variant};
-use rayon::prelude::*;
+mod common;
+
+use common::damka;
+use damka_core::{International, Russian, Variant};
 
 const RUSSIAN_START: &str =
     "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8";
@@ -25,27 +28,27 @@ const ALL_KINGS_COUNTS: [u64; 8] = [17, 79, 352, 1399, 7062, 37589, 217575, 1333
 const ALMOST_PROMOTION: &str = "W:W6,7,8,9,10:B41,42,43,44,45";
 const ALMOST_PROMOTION_COUNTS: [u64; 6] = [9, 81, 795, 7578, 86351, 936311];
 
-/// Perft with the root moves counted on all threads.
-fn parallel_perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
-    if depth < 2 {
-        return perft(pos, depth);
-    }
-    let mut moves = Vec::new();
-    generate(pos, &mut moves);
-    moves
-        .par_iter()
-        .map(|mv| perft(&apply(pos, mv), depth - 1))
-        .sum()
-}
-
-/// Checks `counts[d - 1]` for every depth `d` in `depths`.
+/// Checks `counts[d - 1]` for every depth `d` in `depths`, as `damka perft` prints
+/// them.
 fn check<V: Variant>(fen: &str, counts: &[u64], depths: std::ops::RangeInclusive<usize>) {
-    let pos: Position<V> = fen.parse().unwrap();
+    let deepest = depths.end().to_string();
+    let args = [
+        "perft",
+        "--variant",
+        V::KIND.name(),
+        "--fen",
+        fen,
+        "--depth",
+        &deepest,
+    ];
+    let run = damka(&args, "");
+    assert!(run.ok, "{}", run.err);
     for depth in depths {
-        assert_eq!(
-            parallel_perft(&pos, depth as u32),
-            counts[depth - 1],
-            "perft {depth} of {fen}"
+        let expected = format!("perft {depth} {}", counts[depth - 1]);
+        assert!(
+            run.out.lines().any(|line| line == expected),
+            "{expected} for {fen}; damka printed:\n{}",
+            run.out
         );
     }
 }

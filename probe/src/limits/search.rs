@@ -178,17 +178,6 @@ impl<'a, V: Variant> Search<'a, V> {
         }
     }
 
-    /// The counts after `mv` from `pos` to `after`.
-    fn advance(
-        &self,
-        counts: &Counts,
-        pos: &Position<V>,
-        mv: &Move,
-        after: &Position<V>,
-    ) -> Counts {
-        self.set.advance_counts(counts, pos, mv, after)
-    }
-
     /// Whether a drawing counter in force in `pos` has reached its limit.
     fn limit_reached(&self, counts: &Counts, pos: &Position<V>) -> bool {
         self.set.limit_reached_at(counts, pos).is_some()
@@ -337,7 +326,7 @@ impl<'a, V: Variant> Search<'a, V> {
             let reached = if is_exit(self.set, pos, mv, &after) {
                 self.exit_value(&after)? == goal.negate()
             } else {
-                let next = self.advance(counts, pos, mv, &after);
+                let next = self.set.advance_counts(counts, pos, mv, &after);
                 self.forced(&after, &next, less(extra), depth + 1, goal.negate())?
             };
             if reached == any {
@@ -403,7 +392,7 @@ impl<'a, V: Variant> Search<'a, V> {
         for mv in &moves {
             let after = apply(pos, mv);
             let exit = is_exit(self.set, pos, mv, &after);
-            let next = self.advance(counts, pos, mv, &after);
+            let next = self.set.advance_counts(counts, pos, mv, &after);
             let keeps = match (wdl, exit) {
                 (Wdl::Win, true) => self.exit_value(&after)? == Wdl::Loss,
                 (Wdl::Win, false) => self.loses(&after, &next, d.saturating_sub(1), 0)?,
@@ -454,7 +443,7 @@ impl<'a, V: Variant> Search<'a, V> {
                 return Ok(None);
             };
             let after = apply(&pos, &mv);
-            counts = self.advance(&counts, &pos, &mv, &after);
+            counts = self.set.advance_counts(&counts, &pos, &mv, &after);
             pos = after;
         }
         Ok(None)
