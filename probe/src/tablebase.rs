@@ -76,6 +76,9 @@ pub struct Tablebase<V: Variant> {
     /// The slices whose tables the directory held when it was opened; `None` for
     /// a tablebase the generator fills as it goes.
     present: Option<Vec<Slice>>,
+    /// The most pieces of a slice present ([`MAX_PIECES`] when not listed): kept
+    /// apart from `present` so that the hot path's check is one comparison.
+    max_pieces: u32,
     /// The tables of each material, opened on first use.
     slots: Slots<Slot<V>>,
     cache: BlockCache,
@@ -107,6 +110,7 @@ impl<V: Variant> Tablebase<V> {
         if present.is_empty() {
             return Err(no_tables());
         }
+        tablebase.max_pieces = present.iter().map(|s| s.pieces()).max().unwrap_or(0);
         tablebase.present = Some(present);
         Ok(tablebase)
     }
@@ -120,10 +124,7 @@ impl<V: Variant> Tablebase<V> {
     /// The most pieces of any table present: positions with more pieces are
     /// [`ProbeError::NotCovered`].
     pub fn max_pieces(&self) -> u32 {
-        match &self.present {
-            Some(slices) => slices.iter().map(|s| s.pieces()).max().unwrap_or(0),
-            None => MAX_PIECES,
-        }
+        self.max_pieces
     }
 
     /// Uses the tables under `root/<variant>/` without listing the directory: for
@@ -139,6 +140,7 @@ impl<V: Variant> Tablebase<V> {
         Tablebase {
             dir: Self::variant_dir(root),
             present: None,
+            max_pieces: MAX_PIECES,
             slots: Slots::new(),
             cache: BlockCache::new(cache_bytes),
             variant: PhantomData,
@@ -265,6 +267,7 @@ impl<V: Variant> Tablebase<V> {
     }
 
     /// Win, draw or loss for the side to move, from the WDL tables alone.
+    #[inline]
     pub fn probe_wdl(&self, pos: impl Query<V>) -> Result<Wdl, ProbeError> {
         self.wdl(&pos.position()?)
     }
@@ -299,6 +302,7 @@ impl<V: Variant> Tablebase<V> {
 
     /// The value of `pos` for its side to move: WDL and DTW, with no move limits,
     /// from the DTW tables alone.
+    #[inline]
     pub fn probe_value(&self, pos: impl Query<V>) -> Result<Value, ProbeError> {
         self.value(&pos.position()?)
     }
@@ -319,6 +323,7 @@ impl<V: Variant> Tablebase<V> {
     /// The value the DTW table stores for `pos`, either side to move, with no
     /// capture search (the tables store capture positions' values exactly).
     #[doc(hidden)]
+    #[inline]
     pub fn stored_value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
         if !self.check(pos)? {
             return Ok(Value::LOST);
@@ -336,6 +341,7 @@ impl<V: Variant> Tablebase<V> {
 
     /// The distance to win in plies (for a win or a loss: the plies to the end of
     /// the game under best play), or `None` for a draw.
+    #[inline]
     pub fn probe_dtw(&self, pos: impl Query<V>) -> Result<Option<u16>, ProbeError> {
         Ok(self.probe_value(pos)?.dtw())
     }

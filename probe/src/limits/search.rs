@@ -542,7 +542,6 @@ impl<V: Variant> RuleTablebase<V> {
                 let ids: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
                 Err(ProbeError::NotInForce {
                     id: id.to_string(),
-                    set: set.name.clone(),
                     in_force: if ids.is_empty() {
                         "none".to_string()
                     } else {
