@@ -3,18 +3,14 @@
 //! the principal variation, and the answer under the official move-limit draw
 //! rules ([`limits`]) given the moves already played.
 //!
-//! ```no_run
-//! use damka_probe::{Russian, Tablebase};
-//!
-//! let tables = Tablebase::<Russian>::open("tables")?;
-//! let wdl = tables.probe_wdl("W:WKa1,Kc1,Ke1:BKh2")?;
-//! println!("{wdl}, up to {} pieces", tables.max_pieces());
-//! # Ok::<(), damka_probe::ProbeError>(())
-//! ```
-//!
 //! A [`Tablebase`] is `Send + Sync`: share one between threads. Tables are
 //! memory-mapped and opened on first use; decoded blocks are kept in a cache with a
 //! byte budget ([`Tablebase::open_with_cache`]).
+//!
+//! The README's embedding program (`examples/embedding.rs`; `tests/embedding.rs`
+//! runs it on real tables, and this doctest compiles it):
+//!
+#![doc = concat!("```no_run\n", include_str!("../../examples/embedding.rs"), "```")]
 #![warn(missing_docs)]
 
 mod cache;
