@@ -19,6 +19,8 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+#[doc(hidden)]
+pub mod prefetch;
 pub mod slice;
 pub mod subslice;
 pub mod variant;

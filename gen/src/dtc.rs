@@ -34,32 +34,74 @@ impl<V: Variant> Conversion<V> {
         Conversion { set, dependencies }
     }
 
-    fn tables(&self, material: Material) -> &Dependency<V> {
+    /// The number of the dependency of `material`.
+    fn table(&self, material: Material) -> usize {
         self.dependencies
             .iter()
-            .find(|(m, _, _)| *m == material)
+            .position(|(m, _, _)| *m == material)
             .unwrap_or_else(|| unreachable!("rule tables for {material:?} were not opened"))
     }
 }
 
+/// Where a conversion's value is read under the DTC metric.
+#[derive(Clone, Copy)]
+pub enum DtcLookup {
+    /// The value, for the side that played the move.
+    Known(Wdl, u16),
+    /// The move ends the phase: the RWDL entry `index` of dependency `table`.
+    Exit {
+        /// The dependency's number.
+        table: u32,
+        /// The position's index in it.
+        index: usize,
+    },
+    /// The move continues the phase: the DTC entry `index` of dependency `table`.
+    Continue {
+        /// The dependency's number.
+        table: u32,
+        /// The position's index in it.
+        index: usize,
+    },
+}
+
 impl<V: Variant> Metric<V> for Conversion<V> {
+    type Lookup = DtcLookup;
+
     #[inline]
-    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+    fn locate(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> DtcLookup {
         if after.black() == 0 {
-            return (Wdl::Win, 1);
+            return DtcLookup::Known(Wdl::Win, 1);
         }
         let next = after.flipped();
-        let (_, dtc, rwdl) = self.tables(next.material());
+        let table = self.table(next.material());
+        let (_, dtc, rwdl) = &self.dependencies[table];
+        let index = dtc.indexer().index(&next) as usize;
+        let table = table as u32;
         if is_exit(&self.set, pos, mv, after) {
-            let code = rwdl.raw(&next);
-            match RuleWdl::from_code(code).map(RuleWdl::ruled) {
-                Some(Wdl::Loss) => (Wdl::Win, 1),
-                Some(Wdl::Win) => (Wdl::Loss, 1),
-                _ => (Wdl::Draw, 0),
-            }
+            rwdl.prefetch(index);
+            DtcLookup::Exit { table, index }
         } else {
-            let value = Dtc::from_raw(dtc.raw(&next)).back();
-            self.decode(value.raw())
+            dtc.prefetch(index);
+            DtcLookup::Continue { table, index }
+        }
+    }
+
+    #[inline]
+    fn resolve(&self, at: DtcLookup) -> (Wdl, u16) {
+        match at {
+            DtcLookup::Known(wdl, plies) => (wdl, plies),
+            DtcLookup::Exit { table, index } => {
+                let code = self.dependencies[table as usize].2.raw_at(index);
+                match RuleWdl::from_code(code).map(RuleWdl::ruled) {
+                    Some(Wdl::Loss) => (Wdl::Win, 1),
+                    Some(Wdl::Win) => (Wdl::Loss, 1),
+                    _ => (Wdl::Draw, 0),
+                }
+            }
+            DtcLookup::Continue { table, index } => {
+                let raw = self.dependencies[table as usize].1.raw_at(index);
+                self.decode(Dtc::from_raw(raw).back().raw())
+            }
         }
     }
 

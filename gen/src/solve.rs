@@ -32,6 +32,7 @@ use std::sync::Arc;
 
 use bitvec::vec::BitVec;
 use damka_core::position::rotate;
+use damka_core::prefetch::prefetch;
 use damka_core::{apply, Move};
 use damka_core::{
     movegen::count_king_moves, movegen::directions, movegen::generate_captures,
@@ -50,10 +51,26 @@ use crate::values::SlotValues;
 /// decided value is stored. [`Dtw`] is the game-theoretic distance to win; the
 /// rule tables plug in their distance to conversion.
 pub trait Metric<V: Variant>: Sync {
+    /// Where [`Metric::locate`] says a conversion's value is read from.
+    type Lookup: Copy;
+
+    /// Locates the value of the capture or promotion `mv` from `pos` (White to
+    /// move), which leads to `after` (Black to move), and asks for the memory it
+    /// will be read from: the forward pass locates the successors of a batch of
+    /// positions before resolving any, so that their cache misses overlap.
+    fn locate(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> Self::Lookup;
+
+    /// The value, for the side that played it, of the conversion located at
+    /// `at`: the outcome and its distance in plies, the move included.
+    fn resolve(&self, at: Self::Lookup) -> (Wdl, u16);
+
     /// The value, for the side that played it, of the capture or promotion `mv`
     /// from `pos` (White to move), which leads to `after` (Black to move): the
     /// outcome and its distance in plies, the move included.
-    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16);
+    #[inline]
+    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+        self.resolve(self.locate(pos, mv, after))
+    }
 
     /// The value, for the side that played it, of the quiet man move that leads
     /// to `after` (Black to move), when the metric counts to that move; `None`
@@ -86,21 +103,52 @@ impl<V: Variant> Dtw<V> {
     }
 }
 
+/// Where a conversion's value is: known at once, or an entry of a dependency.
+#[derive(Clone, Copy)]
+pub enum Located {
+    /// The value, for the side that played the move.
+    Known(Wdl, u16),
+    /// Entry `index` of the metric's dependency number `table`.
+    Entry {
+        /// The dependency, numbered by the metric.
+        table: u32,
+        /// The position's index in it.
+        index: usize,
+    },
+}
+
 impl<V: Variant> Metric<V> for Dtw<V> {
+    type Lookup = Located;
+
     #[inline]
-    fn conversion(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+    fn locate(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> Located {
         if after.black() == 0 {
-            return (Wdl::Win, 1);
+            return Located::Known(Wdl::Win, 1);
         }
         let pos = after.flipped();
         let material = pos.material();
-        let value = self
+        let table = self
             .external
             .iter()
-            .find(|(m, _)| *m == material)
-            .map(|(_, table)| table.value(&pos))
+            .position(|(m, _)| *m == material)
             .unwrap_or_else(|| unreachable!("dependency table for {material:?} was not opened"));
-        self.decode(value.back().raw())
+        let index = self.external[table].1.indexer().index(&pos) as usize;
+        self.external[table].1.prefetch(index);
+        Located::Entry {
+            table: table as u32,
+            index,
+        }
+    }
+
+    #[inline]
+    fn resolve(&self, at: Located) -> (Wdl, u16) {
+        match at {
+            Located::Known(wdl, plies) => (wdl, plies),
+            Located::Entry { table, index } => {
+                let value = self.external[table as usize].1.get(index as u64);
+                self.decode(value.back().raw())
+            }
+        }
     }
 
     #[inline]
@@ -465,36 +513,42 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     }
 
     /// The forward pass of a unit (see the module docs), in parallel chunks, each
-    /// walking its positions in index order.
+    /// walking its positions in index order and examining them in batches.
     fn forward_pass(&self, unit: &Unit, cells: &mut [Cell]) {
         const CHUNK: usize = 4096;
         let k = self.block_size() as usize;
         let examine_chunk = |chunk: usize, cells: &mut [Cell]| {
-            let mut moves: Vec<Move> = Vec::with_capacity(64);
-            let first = chunk * CHUNK;
+            let (first, len) = (chunk * CHUNK, cells.len());
+            let mut scratch = Examine::default();
+            let mut batch: Vec<(usize, Position<V>)> = Vec::with_capacity(FORWARD_BATCH);
+            let mut done = 0;
+            let mut feed = |slot: usize, pos: Position<V>| {
+                batch.push((slot, pos));
+                if batch.len() == FORWARD_BATCH {
+                    self.examine(&batch, &mut cells[done..done + FORWARD_BATCH], &mut scratch);
+                    done += FORWARD_BATCH;
+                    batch.clear();
+                }
+            };
             if k < SHORT_BLOCK {
                 // Setting up a walk costs more than unranking a few positions.
-                for (i, cell) in cells.iter_mut().enumerate() {
-                    let local = first + i;
-                    let slot = unit.blocks[local / k].0;
-                    let outcome = self.examine(&self.position(unit, local), slot, &mut moves);
-                    cell.set(&outcome);
+                for local in first..first + len {
+                    feed(unit.blocks[local / k].0, self.position(unit, local));
                 }
-                return;
+            } else {
+                // A chunk may straddle the unit's two blocks: one walk per block.
+                let mut local = first;
+                while local < first + len {
+                    let (block, offset) = (local / k, local % k);
+                    let (slot, men) = unit.blocks[block];
+                    let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
+                    let span = (k - offset).min(first + len - local);
+                    walk.take(span).for_each(|pos| feed(slot, pos));
+                    local += span;
+                }
             }
-            let mut i = 0;
-            // A chunk may straddle the unit's two blocks: one walk per block.
-            while i < cells.len() {
-                let local = first + i;
-                let (block, offset) = (local / k, local % k);
-                let (slot, men) = unit.blocks[block];
-                let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
-                let span = (k - offset).min(cells.len() - i);
-                for (cell, pos) in cells[i..i + span].iter_mut().zip(walk) {
-                    let outcome = self.examine(&pos, slot, &mut moves);
-                    cell.set(&outcome);
-                }
-                i += span;
+            if !batch.is_empty() {
+                self.examine(&batch, &mut cells[done..], &mut scratch);
             }
         };
         if cells.len() <= CHUNK {
@@ -507,50 +561,64 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         }
     }
 
-    /// Generates the moves of `pos` (a position of slot `slot`) and sorts them into
-    /// king moves inside the unit, which are only counted, and results outside it.
+    /// Generates the moves of a batch of positions `(slot, position)` and sorts
+    /// them into king moves inside the unit, which are only counted, and results
+    /// outside it, which are recorded in `cells`. Every successor of the batch is
+    /// located (and its value prefetched) before any is read.
     #[inline]
-    fn examine(&self, pos: &Position<V>, slot: usize, moves: &mut Vec<Move>) -> Outcome {
-        moves.clear();
-        // Most positions have no capture: the bitboard test is far cheaper than
-        // the capture search it spares.
-        if has_capture(pos) {
-            generate_captures(pos, moves);
-        }
-        let capture = !moves.is_empty();
-        let mut outcome = Outcome {
-            king_moves: 0,
-            capture,
-            shortest_win: None,
-            draw: false,
-            longest_loss: 0,
-        };
-        if !capture {
-            generate_man_moves(pos, moves);
-            outcome.king_moves = count_king_moves(pos) as u8;
-        }
-        let mirror = &self.slots[self.partner_slot(slot)];
-        for mv in moves.iter() {
-            let after = apply(pos, mv);
-            let (wdl, d) = if capture || mv.is_promotion() {
-                self.metric.conversion(pos, mv, &after)
-            } else if let Some(value) = self.metric.man_move(&after) {
-                value
-            } else {
-                // A quiet man move keeps the material: the mirror slot, solved
-                // already for this higher sub-slice key.
-                let index = mirror.indexer.index(&after.flipped()) as usize;
-                back(self.metric.decode(mirror.values.get(index)))
-            };
-            match wdl {
-                Wdl::Draw => outcome.draw = true,
-                Wdl::Win => {
-                    outcome.shortest_win = Some(outcome.shortest_win.map_or(d, |w| w.min(d)))
-                }
-                Wdl::Loss => outcome.longest_loss = outcome.longest_loss.max(d),
+    fn examine(
+        &self,
+        batch: &[(usize, Position<V>)],
+        cells: &mut [Cell],
+        scratch: &mut Examine<M::Lookup>,
+    ) {
+        let mut outcomes = [Outcome::default(); FORWARD_BATCH];
+        scratch.successors.clear();
+        for (i, (slot, pos)) in batch.iter().enumerate() {
+            let moves = &mut scratch.moves;
+            moves.clear();
+            // Most positions have no capture: the bitboard test is far cheaper than
+            // the capture search it spares.
+            if has_capture(pos) {
+                generate_captures(pos, moves);
+            }
+            let capture = !moves.is_empty();
+            outcomes[i].capture = capture;
+            if !capture {
+                generate_man_moves(pos, moves);
+                outcomes[i].king_moves = count_king_moves(pos) as u8;
+            }
+            let partner = self.partner_slot(*slot);
+            for mv in moves.iter() {
+                let after = apply(pos, mv);
+                let successor = if capture || mv.is_promotion() {
+                    Successor::Conversion(self.metric.locate(pos, mv, &after))
+                } else if let Some(value) = self.metric.man_move(&after) {
+                    Successor::Known(value)
+                } else {
+                    // A quiet man move keeps the material: the mirror slot, solved
+                    // already for this higher sub-slice key.
+                    let mirror = &self.slots[partner];
+                    let index = mirror.indexer.index(&after.flipped()) as usize;
+                    mirror.values.prefetch(index);
+                    Successor::Mirror(partner, index)
+                };
+                scratch.successors.push((i as u8, successor));
             }
         }
-        outcome
+        for &(i, successor) in &scratch.successors {
+            let (wdl, d) = match successor {
+                Successor::Conversion(at) => self.metric.resolve(at),
+                Successor::Known(value) => value,
+                Successor::Mirror(slot, index) => {
+                    back(self.metric.decode(self.slots[slot].values.get(index)))
+                }
+            };
+            outcomes[i as usize].add(wdl, d);
+        }
+        for (cell, outcome) in cells.iter_mut().zip(&outcomes) {
+            cell.set(outcome);
+        }
     }
 
     /// Calls `f` with the kings (White's, Black's) of every position that
@@ -640,25 +708,42 @@ const SHORT_BLOCK: usize = 64;
 /// Frontier positions decided together before their predecessors are updated.
 const SETTLE_BATCH: usize = 16;
 
-/// Asks for the cache line of `cell` ahead of its use. Hand-written: the backward
-/// pass of a large unit is bound by cache misses on predecessor cells, and the
-/// standard library has no portable prefetch.
-#[inline(always)]
-fn prefetch(cell: &Cell) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((cell as *const Cell).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = cell;
-}
-
 /// Frontier positions per parallel task.
 const FRONTIER_CHUNK: usize = 1 << 12;
 
+/// Positions of the forward pass whose successors are located together.
+const FORWARD_BATCH: usize = 16;
+
+/// A successor of the forward pass: where its value is read.
+#[derive(Clone, Copy)]
+enum Successor<L> {
+    /// A capture or promotion, located by the metric.
+    Conversion(L),
+    /// A quiet man move valued by the metric itself.
+    Known((Wdl, u16)),
+    /// A quiet man move into the group: `(slot, index)` of the position reached.
+    Mirror(usize, usize),
+}
+
+/// Scratch lists of the forward pass, kept across batches.
+struct Examine<L> {
+    /// The moves of one position.
+    moves: Vec<Move>,
+    /// The successors of a batch: `(position in the batch, where its value is)`.
+    successors: Vec<(u8, Successor<L>)>,
+}
+
+impl<L> Default for Examine<L> {
+    fn default() -> Self {
+        Examine {
+            moves: Vec::with_capacity(64),
+            successors: Vec::with_capacity(FORWARD_BATCH * 16),
+        }
+    }
+}
+
 /// What the forward pass learns about one position.
+#[derive(Clone, Copy, Default)]
 struct Outcome {
     /// Legal king moves, which stay inside the unit (0 for a capture position).
     king_moves: u8,
@@ -670,4 +755,16 @@ struct Outcome {
     draw: bool,
     /// The longest loss by a move leaving the unit (0 if none).
     longest_loss: u16,
+}
+
+impl Outcome {
+    /// Records a move leaving the unit whose value, for the mover, is `(wdl, d)`.
+    #[inline]
+    fn add(&mut self, wdl: Wdl, d: u16) {
+        match wdl {
+            Wdl::Draw => self.draw = true,
+            Wdl::Win => self.shortest_win = Some(self.shortest_win.map_or(d, |w| w.min(d))),
+            Wdl::Loss => self.longest_loss = self.longest_loss.max(d),
+        }
+    }
 }

@@ -196,6 +196,14 @@ impl SlotValues {
         values[at].load(Ordering::Relaxed)
     }
 
+    /// Asks for the cache line of the value at `index` (whose sub-slice must be
+    /// in memory) ahead of a [`SlotValues::get`].
+    #[inline]
+    pub fn prefetch(&self, index: usize) {
+        let (values, _, at) = self.resident(index);
+        damka_core::prefetch::prefetch(&values[at]);
+    }
+
     /// Stores the raw value at `index` and whether its side to move must
     /// capture; its sub-slice must be in memory.
     #[inline]

@@ -19,7 +19,7 @@ use damka_probe::SliceTable;
 
 use crate::dtc::{decode_dtc, encode_dtc};
 use crate::error::GenError;
-use crate::solve::Metric;
+use crate::solve::{Located, Metric};
 
 /// The DTZ metric of one group.
 pub(crate) struct Zeroing<V: Variant> {
@@ -57,20 +57,34 @@ fn reached(code: u16) -> (Wdl, u16) {
 }
 
 impl<V: Variant> Metric<V> for Zeroing<V> {
+    type Lookup = Located;
+
     #[inline]
-    fn conversion(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> (Wdl, u16) {
+    fn locate(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> Located {
         if after.black() == 0 {
-            return (Wdl::Win, 1);
+            return Located::Known(Wdl::Win, 1);
         }
         let next = after.flipped();
         let material = next.material();
         let table = self
             .exits
             .iter()
-            .find(|(m, _)| *m == material)
-            .map(|(_, table)| table)
+            .position(|(m, _)| *m == material)
             .unwrap_or_else(|| unreachable!("RWDL table for {material:?} was not opened"));
-        reached(table.raw(&next))
+        let index = self.exits[table].1.indexer().index(&next) as usize;
+        self.exits[table].1.prefetch(index);
+        Located::Entry {
+            table: table as u32,
+            index,
+        }
+    }
+
+    #[inline]
+    fn resolve(&self, at: Located) -> (Wdl, u16) {
+        match at {
+            Located::Known(wdl, plies) => (wdl, plies),
+            Located::Entry { table, index } => reached(self.exits[table as usize].1.raw_at(index)),
+        }
     }
 
     #[inline]

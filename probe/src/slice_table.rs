@@ -66,6 +66,17 @@ impl<V: Variant> SliceTable<V> {
         }
     }
 
+    /// Asks for the cache line of the entry at `index` (below the slice's size)
+    /// ahead of a read: the generator's forward pass prefetches the values of a
+    /// batch of successors before reading any, so that their misses overlap.
+    #[inline]
+    pub fn prefetch(&self, index: usize) {
+        match &self.values {
+            RawValues::Narrow(bytes) => damka_core::prefetch::prefetch(&bytes[index]),
+            RawValues::Wide(values) => damka_core::prefetch::prefetch(&values[index]),
+        }
+    }
+
     /// Every raw entry, by index.
     pub fn raw_values(&self) -> impl Iterator<Item = u16> + '_ {
         (0..self.len()).map(|i| self.raw_at(i))
