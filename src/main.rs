@@ -30,6 +30,8 @@ enum Command {
     Stats(commands::stats::StatsArgs),
     /// List the material slices up to a number of pieces, in build order.
     Slices(commands::slices::SlicesArgs),
+    /// Write the build as a task graph: JSON, a Makefile or a Slurm script.
+    Plan(commands::plan::PlanArgs),
     /// Show a move-limit rule set (a preset or a TOML file) as a table.
     Rules(commands::rules::RulesArgs),
 }
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => commands::stats::run(&args),
         Command::Slices(args) => commands::slices::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
+        Command::Plan(args) => commands::plan::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -7,6 +7,7 @@ pub mod build;
 mod dtc;
 pub mod error;
 mod layers;
+pub mod plan;
 pub mod progress;
 pub mod rules;
 pub mod solve;

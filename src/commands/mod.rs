@@ -5,6 +5,7 @@ pub mod gen;
 pub mod input;
 pub mod moves;
 pub mod perft;
+pub mod plan;
 pub mod probe;
 pub mod rules;
 pub mod slices;
