@@ -150,7 +150,7 @@ fn c_programs_answer_as_damka_probe_json() {
     let dir = tables.to_str().unwrap();
     let probe = compile("probe", tmp.path());
     let threads = compile("probe_threads", tmp.path());
-    compile("bench_bits", tmp.path());
+    let bench = compile("bench_bits", tmp.path());
 
     let mut sampler = Sampler::new(0x5eed);
     let russian: Vec<Position<Russian>> = sample_positions(&mut sampler, 400, 2, 4);
@@ -185,4 +185,10 @@ fn c_programs_answer_as_damka_probe_json() {
     probe_threads_agree(&threads, dir, &russian);
     let international: Vec<Position<International>> = sample_positions(&mut sampler, 300, 2, 3);
     probe_threads_agree(&threads, dir, &international);
+
+    let (out, ok) = run(&bench, &[dir, "international", "3", "300", "1"], "");
+    assert!(
+        ok && out.contains("ns per call"),
+        "bench_bits failed:\n{out}"
+    );
 }

@@ -11,7 +11,8 @@
  * lines t, t + THREADS, ...; every thread probes every line a second time in the
  * other order, so that the threads overlap on the same blocks. The answers are
  * printed in input order as `wdl dtw best_move` (`-` for no move), or
- * `error CODE`; the program exits 1 if two probes of a line disagree.
+ * `error CODE`; the program exits 1 if two probes of a line disagree, or if
+ * damka_probe_wdl_bits disagrees with damka_probe_bits.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -47,6 +48,12 @@ static void *run(void *arg) {
         job *j = &w->jobs[i];
         j->code = damka_probe_bits(w->tb, j->sets[0], j->sets[1], j->sets[2], j->sets[3],
                                    j->white_to_move, &j->result);
+        int32_t wdl = 2;
+        int code = damka_probe_wdl_bits(w->tb, j->sets[0], j->sets[1], j->sets[2], j->sets[3],
+                                        j->white_to_move, &wdl);
+        if (code != j->code || (code == 0 && wdl != j->result.wdl)) {
+            w->disagreements++;
+        }
     }
     /* Again, every line, from the other end. */
     for (size_t k = w->count; k-- > 0;) {

@@ -204,6 +204,24 @@ int damka_probe_bits(damka_tb *tb,
                      int white_to_move,
                      damka_result *out);
 
+// Probes only the value of a position given as four piece sets, in the layout
+// `damka_probe_bits` draws: 1 win, 0 draw, -1 loss for the side to move, stored
+// in `*wdl`. The fastest probe (one table lookup, no best move, no distance):
+// for an engine's search. Returns 0, or a negative `DAMKA_ERR_*` code and leaves
+// `*wdl` untouched.
+//
+// # Safety
+//
+// `tb` must be NULL or a handle from `damka_open` not yet closed; `wdl` NULL or a
+// writable `int32_t`.
+int damka_probe_wdl_bits(damka_tb *tb,
+                         uint64_t white_men,
+                         uint64_t white_kings,
+                         uint64_t black_men,
+                         uint64_t black_kings,
+                         int white_to_move,
+                         int32_t *wdl);
+
 // Probes a position given as PDN FEN under the rule set `rule_set` — a preset
 // (`"russian"`, `"russian-1900"`, `"fmjd"`, `"none"`) or the path of a TOML file
 // — given the moves of each counter already played (`played`, as `"R1=4"` or

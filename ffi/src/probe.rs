@@ -30,11 +30,7 @@ pub struct damka_result {
 fn answer<V: Variant>(tb: &Tablebase<V>, pos: Position<V>) -> Result<damka_result, Failure> {
     let value = tb.probe_value(pos)?;
     let mut result = damka_result {
-        wdl: match value.wdl() {
-            Wdl::Win => 1,
-            Wdl::Draw => 0,
-            Wdl::Loss => -1,
-        },
+        wdl: wdl_code(value.wdl()),
         dtw: value.dtw().map_or(0, i32::from),
         best_move: [0; 64],
     };
@@ -44,6 +40,15 @@ fn answer<V: Variant>(tb: &Tablebase<V>, pos: Position<V>) -> Result<damka_resul
         })?;
     }
     Ok(result)
+}
+
+/// The side to move of a C flag: nonzero for White.
+fn side_to_move(white_to_move: c_int) -> Color {
+    if white_to_move != 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
 }
 
 /// The failure for a NULL `out`.
@@ -147,14 +152,59 @@ pub unsafe extern "C" fn damka_probe_bits(
             black_men,
             black_kings,
         };
-        let side = if white_to_move != 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let side = side_to_move(white_to_move);
         let result = with_tables!(tb, t => answer(&t.tablebase, layout::position(sets, side)?)?);
         // SAFETY: `out` is non-NULL, so writable by the caller's contract.
         unsafe { out.write(result) };
         Ok(0)
     })
+}
+
+/// Probes only the value of a position given as four piece sets, in the layout
+/// `damka_probe_bits` draws: 1 win, 0 draw, -1 loss for the side to move, stored
+/// in `*wdl`. The fastest probe (one table lookup, no best move, no distance):
+/// for an engine's search. Returns 0, or a negative `DAMKA_ERR_*` code and leaves
+/// `*wdl` untouched.
+///
+/// # Safety
+///
+/// `tb` must be NULL or a handle from `damka_open` not yet closed; `wdl` NULL or a
+/// writable `int32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn damka_probe_wdl_bits(
+    tb: *mut damka_tb,
+    white_men: u64,
+    white_kings: u64,
+    black_men: u64,
+    black_kings: u64,
+    white_to_move: c_int,
+    wdl: *mut i32,
+) -> c_int {
+    guard(|| {
+        // SAFETY: the caller's contract, passed on.
+        let tb = unsafe { handle(tb)? };
+        if wdl.is_null() {
+            return Err(Failure::new(DAMKA_ERR_BAD_ARGUMENT, "wdl is NULL"));
+        }
+        let sets = Sets {
+            white_men,
+            white_kings,
+            black_men,
+            black_kings,
+        };
+        let side = side_to_move(white_to_move);
+        let value = with_tables!(tb, t => t.tablebase.probe_wdl(layout::position(sets, side)?)?);
+        // SAFETY: `wdl` is non-NULL, so writable by the caller's contract.
+        unsafe { wdl.write(wdl_code(value)) };
+        Ok(0)
+    })
+}
+
+/// 1 win, 0 draw, -1 loss.
+fn wdl_code(wdl: Wdl) -> i32 {
+    match wdl {
+        Wdl::Win => 1,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1,
+    }
 }
