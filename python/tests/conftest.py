@@ -56,8 +56,9 @@ def cli():
 
 @pytest.fixture(scope="session")
 def tables(cli, tmp_path_factory):
-    """The root directory of the test tables."""
-    root = tmp_path_factory.mktemp("tables")
+    """The root directory of the test tables, called `tables` as in the README."""
+    root = tmp_path_factory.mktemp("work") / "tables"
+    root.mkdir()
     d = str(root)
     steps = [
         ["--variant", "russian", "--pieces", "4"],
