@@ -69,3 +69,30 @@ def test_probe_many_names_the_first_bad_position(russian):
         russian.probe_many(fens)
     with pytest.raises(damka.NotCoveredError, match="position 1"):
         russian.probe_many([fens[0], fens[2]])
+
+
+def random_international(count, seed):
+    """`count` distinct legal International positions of 2 or 3 pieces."""
+    rng = random.Random(seed)
+    fens = set()
+    while len(fens) < count:
+        squares = rng.sample(range(1, 51), rng.randint(2, 3))
+        sides = {"W": [], "B": []}
+        for i, square in enumerate(squares):
+            color = "W" if i == 0 else "B" if i == 1 else rng.choice("WB")
+            promotion_row = range(1, 6) if color == "W" else range(46, 51)
+            king = rng.random() < 0.4 or square in promotion_row
+            sides[color].append(("K" if king else "") + str(square))
+        fens.add(f"{rng.choice('WB')}:W{','.join(sides['W'])}:B{','.join(sides['B'])}")
+    return sorted(fens)
+
+
+def test_probe_many_agrees_with_the_command_line_in_international(tables, cli):
+    fens = random_international(300, seed=17)
+    got = damka.Tablebase(tables, "international").probe_many(fens)
+    names = {1: "win", 0: "draw", -1: "loss"}
+    for i, line in enumerate(cli.probe_json(tables, "international", fens)):
+        assert (names[got["wdl"][i]], got["dtw"][i], got["best_move"][i]) == (
+            line["wdl"], line["dtw"], line["best_move"]
+        ), fens[i]
+    assert any(w != 0 for w in got["wdl"])
