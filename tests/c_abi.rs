@@ -1,5 +1,5 @@
 //! The C ABI from C: the programs of `ffi/examples`, compiled with `cc` against
-//! `libdamka.a`, answer as `damka probe --json` does on tables built here — by
+//! `libdamka_ffi.a`, answer as `damka probe --json` does on tables built here — by
 //! FEN, by FEN under the Russian rules, and by bit sets from two threads at once
 //! on one handle, in both variants.
 

@@ -2,7 +2,7 @@
  * bench_bits.c: the latency of damka_probe_bits and damka_probe_wdl_bits on
  * cached blocks, from C.
  *
- *   cc -O2 -I ffi/include ffi/examples/bench_bits.c target/release/libdamka.a \
+ *   cc -O2 -I ffi/include ffi/examples/bench_bits.c target/release/libdamka_ffi.a \
  *      -lpthread -ldl -lm -o bench_bits
  *   ./bench_bits tables russian 4 4096 20
  *

@@ -2,7 +2,7 @@
  * probe.c: probes the positions given one FEN per line on standard input and
  * prints one JSON line each, with the fields `damka probe --json` prints.
  *
- *   cc -I ffi/include ffi/examples/probe.c target/release/libdamka.a \
+ *   cc -I ffi/include ffi/examples/probe.c target/release/libdamka_ffi.a \
  *      -lpthread -ldl -lm -o probe
  *   echo "W:WKa1,Kc1,Ke1:BKh2" | ./probe tables russian russian R1=4
  *

@@ -2,7 +2,7 @@
  * probe_threads.c: probes positions given as bit sets from several threads at
  * once, all on one handle, with damka_probe_bits.
  *
- *   cc -I ffi/include ffi/examples/probe_threads.c target/release/libdamka.a \
+ *   cc -I ffi/include ffi/examples/probe_threads.c target/release/libdamka_ffi.a \
  *      -lpthread -ldl -lm -o probe_threads
  *   ./probe_threads tables russian 2 < positions
  *

@@ -3,10 +3,10 @@
 //!
 //! The header `include/damka.h` is generated from this crate by cbindgen (see
 //! `cbindgen.toml`; `tests/header.rs` fails when the checked-in header is stale).
-//! The library is built as `libdamka.so` (cdylib) and `libdamka.a` (staticlib);
-//! the rlib lets Rust tests call the same functions.
+//! The library is built as `libdamka_ffi.so` (cdylib) and `libdamka_ffi.a`
+//! (staticlib); the rlib lets Rust tests call the same functions.
 //!
-//! Every function catches panics ([`guard`]), so that a Rust panic never crosses
+//! Every function catches panics (module `guard`), so that a Rust panic never crosses
 //! into C: it comes back as [`DAMKA_ERR_PANIC`]. A handle is `Send + Sync`: any
 //! number of threads may probe one handle at once.
 #![warn(missing_docs)]

@@ -1,5 +1,5 @@
 //! For the tests of the C ABI: compiling the C programs of `ffi/examples` with
-//! `cc` against `libdamka.a`, sample positions, and their bit sets in the layout
+//! `cc` against `libdamka_ffi.a`, sample positions, and their bit sets in the layout
 //! of `damka.h`.
 
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use std::process::Command;
 use damka_core::{Color, PieceKind, Position, Variant, VariantKind};
 
 /// The directory cargo built this test into (`target/<profile>/deps`), which
-/// holds `libdamka.a`: the root package's dev-dependency on `damka-ffi` builds it.
+/// holds `libdamka_ffi.a`: the root package's dev-dependency on `damka-ffi` builds it.
 fn deps_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     exe.parent().unwrap().to_path_buf()
@@ -18,7 +18,7 @@ fn deps_dir() -> PathBuf {
 /// Damka; fails the test with a clear message when `cc` is missing.
 pub fn compile(name: &str, out_dir: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let library = deps_dir().join("libdamka.a");
+    let library = deps_dir().join("libdamka_ffi.a");
     assert!(
         library.is_file(),
         "{} was not built: the damka-ffi dev-dependency should have built it",
