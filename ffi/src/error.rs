@@ -1,5 +1,5 @@
-//! Error codes, their names ([`damka_strerror`]) and the full message of a
-//! thread's last failure ([`damka_last_error`]).
+//! Error codes, their names ([`damka_strerror`]), and the failure of a call with
+//! its message, kept as the thread's last error (which `damka_last_error` reads).
 
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr};
@@ -7,8 +7,6 @@ use std::ffi::{c_char, c_int, CStr};
 use damka_core::PositionError;
 use damka_probe::limits::{CountersError, RulesError};
 use damka_probe::ProbeError;
-
-use crate::text::copy_truncated;
 
 /// Success.
 pub const DAMKA_OK: c_int = 0;
@@ -118,10 +116,15 @@ thread_local! {
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
+/// Runs `f` on this thread's last error message.
+pub(crate) fn with_last_error<T>(f: impl FnOnce(&str) -> T) -> T {
+    LAST_ERROR.with(|last| f(&last.borrow()))
+}
+
 /// This thread's last error message (for tests).
 #[cfg(test)]
 pub(crate) fn last_error() -> String {
-    LAST_ERROR.with(|last| last.borrow().clone())
+    with_last_error(str::to_string)
 }
 
 /// The name of an error code: a static, NUL-terminated English phrase, never
@@ -149,23 +152,6 @@ fn name(code: c_int) -> &'static CStr {
         DAMKA_ERR_UNKNOWN => c"unknown error",
         _ => c"unknown error code",
     }
-}
-
-/// Copies the full message of the last failed call made on this thread (empty if
-/// none failed) into `buf`, NUL-terminated and cut to `len - 1` bytes at a
-/// character boundary. Returns the message's full length in bytes, as `snprintf`
-/// does: a result `>= len` means it was cut. `buf` may be NULL when `len` is 0.
-///
-/// # Safety
-///
-/// `buf` must be NULL or point to `len` writable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn damka_last_error(buf: *mut c_char, len: usize) -> usize {
-    crate::guard::catch(|| {
-        // SAFETY: the caller passes `len` writable bytes at `buf`, or NULL.
-        Ok(LAST_ERROR.with(|last| unsafe { copy_truncated(&last.borrow(), buf, len) }))
-    })
-    .unwrap_or(0)
 }
 
 #[cfg(test)]

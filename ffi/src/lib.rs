@@ -14,6 +14,7 @@
 mod error;
 mod guard;
 mod handle;
+mod last_error;
 mod layout;
 mod open;
 mod probe;
@@ -22,6 +23,7 @@ mod text;
 
 pub use error::*;
 pub use handle::damka_tb;
+pub use last_error::damka_last_error;
 pub use open::{damka_close, damka_max_pieces, damka_open};
 pub use probe::{damka_probe_bits, damka_probe_fen, damka_probe_wdl_bits, damka_result};
 pub use rules::{damka_probe_rules_fen, damka_rules_result};

@@ -9,8 +9,8 @@ use std::ffi::{c_char, CStr, CString};
 use std::path::Path;
 use std::ptr::{null, null_mut};
 
-use damka_ffi::*;
 use damka_core::{notation, Position, Russian};
+use damka_ffi::*;
 use damka_gen::{build_rules, BuildOptions, RuleBuildOptions};
 use damka_probe::limits::RuleSet;
 use damka_probe::{Tablebase, Wdl};
