@@ -33,7 +33,7 @@ pub use error::{FenError, IndexError, PositionError, SliceError};
 pub use fen::{parse_fen, to_fen};
 pub use index::SliceIndexer;
 pub use movegen::{generate, has_capture, legal_moves};
-pub use moves::{apply, notation, parse_move, path, Move, MoveParseError};
+pub use moves::{apply, notation, parse_move, path, write_notation, Move, MoveParseError};
 pub use perft::perft;
 pub use position::{Bits, Material, PieceKind, Position};
 pub use slice::{white_to_move, Slice};

@@ -10,7 +10,7 @@ use crate::color::Color;
 use crate::position::Position;
 use crate::variant::Variant;
 
-use crate::movegen::{for_each_capture_sequence, generate};
+use crate::movegen::{for_each_capture_sequence, generate, MAX_PATH};
 // Re-exported so that `moves::Move` still names it.
 pub use crate::movegen::Move;
 
@@ -57,16 +57,43 @@ pub fn path<V: Variant>(pos: &Position<V>, mv: &Move) -> Vec<usize> {
 /// The move in the variant's notation: `c3-d4`, `c3:e5:g3` (Russian) or `32-28`,
 /// `28x19x8` (International).
 pub fn notation<V: Variant>(pos: &Position<V>, mv: &Move) -> String {
-    let separator = if mv.is_capture() {
-        V::CAPTURE_SEPARATOR.to_string()
-    } else {
-        "-".to_string()
-    };
-    path(pos, mv)
-        .iter()
-        .map(|&s| V::square_name(s))
-        .collect::<Vec<_>>()
-        .join(&separator)
+    let mut text = String::new();
+    write_notation(pos, mv, &mut text).expect("a String takes any text");
+    text
+}
+
+/// Writes the move in the variant's notation to `out`, as [`notation`] returns it,
+/// without allocating: for callers that print into a fixed buffer (the C ABI).
+/// Fails only when `out` does.
+pub fn write_notation<V: Variant>(
+    pos: &Position<V>,
+    mv: &Move,
+    out: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    let mut route = [0u8; MAX_PATH];
+    route[0] = mv.from_bit() as u8;
+    route[1] = mv.to_bit() as u8;
+    let mut len = 2;
+    let mut separator = '-';
+    if mv.is_capture() {
+        separator = V::CAPTURE_SEPARATOR;
+        let mut found = false;
+        for_each_capture_sequence(pos, |from, to, captured, crowned, path| {
+            if !found && Move::new(from, to, captured, crowned) == *mv {
+                found = true;
+                route[..path.len()].copy_from_slice(path);
+                len = path.len();
+            }
+        });
+    }
+    let g = V::GEOMETRY;
+    for (i, &bit) in route[..len].iter().enumerate() {
+        if i > 0 {
+            out.write_char(separator)?;
+        }
+        V::write_square_name(g.square_of[bit as usize] as usize, out)?;
+    }
+    Ok(())
 }
 
 /// Why a move could not be read.
@@ -143,5 +170,45 @@ pub fn parse_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, Mov
         0 => Err(MoveParseError::Illegal(text.to_string())),
         1 => Ok(matches[0]),
         _ => Err(MoveParseError::Ambiguous(text.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use crate::variant::{International, Russian};
+
+    /// The notation `path` gives: the route's square names joined.
+    fn joined<V: Variant>(pos: &Position<V>, mv: &Move) -> String {
+        let separator = if mv.is_capture() {
+            V::CAPTURE_SEPARATOR
+        } else {
+            '-'
+        };
+        let names: Vec<String> = path(pos, mv).into_iter().map(V::square_name).collect();
+        names.join(&separator.to_string())
+    }
+
+    fn check<V: Variant>(fen: &str, expected: &[&str]) {
+        let pos: Position<V> = fen.parse().unwrap();
+        let mut printed: Vec<String> = legal_moves(&pos)
+            .iter()
+            .map(|mv| {
+                let text = notation(&pos, mv);
+                assert_eq!(text, joined(&pos, mv));
+                text
+            })
+            .collect();
+        printed.sort();
+        assert_eq!(printed, expected);
+    }
+
+    #[test]
+    fn written_notation_follows_the_route() {
+        check::<Russian>("W:Wc3:Bd4,f6", &["c3:e5:g7"]);
+        check::<Russian>("W:Wa1:Bh8", &["a1-b2"]);
+        check::<International>("W:W32:B28,18", &["32x23x12"]);
+        check::<International>("W:W32:B5", &["32-27", "32-28"]);
     }
 }

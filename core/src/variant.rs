@@ -169,6 +169,11 @@ pub trait Variant:
 
     /// The printed name of a square index.
     fn square_name(square: usize) -> String;
+    /// Writes the printed name of a square index to `out`, as [`Variant::square_name`]
+    /// returns it; both variants do it without allocating.
+    fn write_square_name(square: usize, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        out.write_str(&Self::square_name(square))
+    }
     /// Parses a square name into a square index.
     fn parse_square(text: &str) -> Option<usize>;
 }
@@ -190,9 +195,15 @@ impl Variant for Russian {
     const CAPTURE_SEPARATOR: char = ':';
 
     fn square_name(square: usize) -> String {
+        let mut name = String::with_capacity(2);
+        Self::write_square_name(square, &mut name).expect("a String takes any text");
+        name
+    }
+
+    fn write_square_name(square: usize, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
         let g = Self::GEOMETRY;
         let file = (b'a' + g.file(square) as u8) as char;
-        format!("{file}{}", g.rank(square) + 1)
+        write!(out, "{file}{}", g.rank(square) + 1)
     }
 
     fn parse_square(text: &str) -> Option<usize> {
@@ -216,6 +227,10 @@ impl Variant for International {
 
     fn square_name(square: usize) -> String {
         international_number(square).to_string()
+    }
+
+    fn write_square_name(square: usize, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        write!(out, "{}", international_number(square))
     }
 
     fn parse_square(text: &str) -> Option<usize> {
