@@ -32,6 +32,8 @@ enum Command {
     Slices(commands::slices::SlicesArgs),
     /// Show a move-limit rule set (a preset or a TOML file) as a table.
     Rules(commands::rules::RulesArgs),
+    /// Serve a web page with a board, and a JSON API, over the tables.
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => commands::stats::run(&args),
         Command::Slices(args) => commands::slices::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -7,6 +7,7 @@ pub mod moves;
 pub mod perft;
 pub mod probe;
 pub mod rules;
+pub mod serve;
 pub mod slices;
 pub mod stats;
 pub mod verify;

@@ -11,8 +11,14 @@
 //! move ends the phase with a win within `e` plies" for growing `e`, which gives
 //! the distance too. It is exact; when it would exceed its node or depth budget it
 //! gives up and the answer is *unknown*, with the reason, never a guess.
+//!
+//! A caller that cannot wait (a server answering over the network) passes a
+//! deadline ([`RuleTablebase::probe_rules_until`], [`RuleTablebase::pv_rules_until`]):
+//! the search then also gives up when the clock passes it, and the answer is
+//! *unknown* with the reason [`TIME_LIMIT`], so the thread is free again at once.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use damka_core::{Position, Variant};
 use damka_formats::{RuleWdl, Wdl};
@@ -34,6 +40,10 @@ pub const NODE_LIMIT: u64 = 4_000_000;
 pub const DEPTH_LIMIT: u32 = 600;
 /// No bound on the plies to the end of the phase.
 const UNBOUNDED: u32 = u32::MAX;
+/// The reason of an *unknown* answer whose search passed its deadline.
+pub const TIME_LIMIT: &str = "time limit";
+/// Search states visited between two looks at the clock.
+const CLOCK_EVERY: u64 = 256;
 
 /// The answer to a rule query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,16 +165,19 @@ struct Search<'a, V: Variant> {
     memo: HashMap<Key, bool>,
     nodes: u64,
     node_limit: u64,
+    /// When to give up, if ever.
+    deadline: Option<Instant>,
 }
 
 impl<'a, V: Variant> Search<'a, V> {
-    fn new(tables: &'a RuleTablebase<V>) -> Search<'a, V> {
+    fn new(tables: &'a RuleTablebase<V>, deadline: Option<Instant>) -> Search<'a, V> {
         Search {
             tables,
             set: tables.set(),
             memo: HashMap::new(),
             nodes: 0,
             node_limit: NODE_LIMIT,
+            deadline,
         }
     }
 
@@ -261,6 +274,9 @@ impl<'a, V: Variant> Search<'a, V> {
             return Err(Stop::Budget(format!(
                 "the search went deeper than {DEPTH_LIMIT} plies"
             )));
+        }
+        if self.nodes % CLOCK_EVERY == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Budget(TIME_LIMIT.to_string()));
         }
         Ok(())
     }
@@ -471,6 +487,29 @@ impl<V: Variant> RuleTablebase<V> {
         pos: impl Query<V>,
         played: &Counters,
     ) -> Result<RuleOutcome, ProbeError> {
+        self.probe_rules_within(pos, played, None)
+    }
+
+    /// [`RuleTablebase::probe_rules`] that gives up at `deadline`: a search still
+    /// running then stops, and the answer is *unknown* with the reason
+    /// [`TIME_LIMIT`] (a best move or a rule still being looked for is left out).
+    /// Answers the tables give without a search come whatever the clock says.
+    pub fn probe_rules_until(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+        deadline: Instant,
+    ) -> Result<RuleOutcome, ProbeError> {
+        self.probe_rules_within(pos, played, Some(deadline))
+    }
+
+    /// [`RuleTablebase::probe_rules`] with an optional deadline.
+    fn probe_rules_within(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+        deadline: Option<Instant>,
+    ) -> Result<RuleOutcome, ProbeError> {
         let pos = &pos.position()?;
         self.check_in_force(pos, played)?;
         let theory = self.tablebase().probe_value(pos)?.wdl();
@@ -496,7 +535,7 @@ impl<V: Variant> RuleTablebase<V> {
             }
             return Ok(outcome);
         }
-        let mut search = Search::new(self);
+        let mut search = Search::new(self, deadline);
         let (wdl, distance) = match search.value(pos, &counts) {
             Ok(found) => found,
             Err(Stop::Probe(error)) => return Err(error),
@@ -557,12 +596,34 @@ impl<V: Variant> RuleTablebase<V> {
     /// to the end of the game or of the phase (a conversion after which every
     /// counter starts afresh); for a draw, its first [`PV_DRAW_PLIES`] moves.
     pub fn pv_rules(&self, pos: impl Query<V>, played: &Counters) -> Result<Vec<Move>, ProbeError> {
+        self.pv_rules_within(pos, played, None)
+    }
+
+    /// [`RuleTablebase::pv_rules`] that gives up at `deadline`: the line ends at
+    /// the first position whose [`RuleTablebase::probe_rules_until`] ran out of
+    /// time (so it may be shorter, never wrong).
+    pub fn pv_rules_until(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+        deadline: Instant,
+    ) -> Result<Vec<Move>, ProbeError> {
+        self.pv_rules_within(pos, played, Some(deadline))
+    }
+
+    /// [`RuleTablebase::pv_rules`] with an optional deadline.
+    fn pv_rules_within(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<Move>, ProbeError> {
         let (mut current, mut counts) = (pos.position()?, played.clone());
         let mut line = Vec::new();
         // A win or a loss ends the phase within its distance; a draw is cut.
         let mut limit = None;
         loop {
-            let outcome = self.probe_rules(current, &counts)?;
+            let outcome = self.probe_rules_within(current, &counts, deadline)?;
             let Some(mv) = outcome.best_move else { break };
             let limit = *limit.get_or_insert(outcome.distance.map_or(PV_DRAW_PLIES, usize::from));
             if line.len() >= limit {
@@ -591,7 +652,7 @@ impl<V: Variant> RuleTablebase<V> {
     ) -> Result<Vec<Option<Wdl>>, ProbeError> {
         /// Memo entries kept before the memo is emptied.
         const MEMO_ENTRIES: usize = 4_000_000;
-        let mut search = Search::new(self);
+        let mut search = Search::new(self, None);
         let counts = [0; MAX_COUNTERS];
         let mut out = Vec::with_capacity(positions.len());
         for pos in positions {
