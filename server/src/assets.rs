@@ -30,7 +30,10 @@ pub async fn index() -> Response {
 
 /// `/style.css`.
 pub async fn style() -> Response {
-    asset("text/css; charset=utf-8", include_str!("../assets/style.css"))
+    asset(
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    )
 }
 
 /// `/app.js`: the board, the forms and the calls to the API.

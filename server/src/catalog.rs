@@ -153,7 +153,9 @@ impl Catalog {
 }
 
 /// The tables of `variant`, or a 404 naming it.
-pub fn require<V: Variant>(tables: Option<&VariantTables<V>>) -> Result<&VariantTables<V>, ApiError> {
+pub fn require<V: Variant>(
+    tables: Option<&VariantTables<V>>,
+) -> Result<&VariantTables<V>, ApiError> {
     tables.ok_or_else(|| {
         ApiError::new(
             axum::http::StatusCode::NOT_FOUND,

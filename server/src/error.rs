@@ -4,8 +4,8 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use damka_probe::limits::{CountersError, RulesError};
 use damka_core::FenError;
+use damka_probe::limits::{CountersError, RulesError};
 use damka_probe::ProbeError;
 
 /// A request the server answers with an error.

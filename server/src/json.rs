@@ -5,10 +5,8 @@
 //! Every answer is built by one function here, so the command line and the server
 //! cannot drift apart.
 
-use std::time::Instant;
-
 use damka_core::{apply, legal_moves, path};
-use damka_probe::limits::{Counters, RuleOutcome, RuleTablebase};
+use damka_probe::limits::{Counters, RuleOutcome, RuleSession, RuleTablebase};
 use damka_probe::{notation, Move, Position, ProbeError, Tablebase, Variant};
 use serde::Serialize;
 
@@ -60,7 +58,10 @@ impl MovesJson {
     pub fn of<V: Variant>(fen: &str, pos: &Position<V>) -> MovesJson {
         MovesJson {
             fen: fen.to_string(),
-            moves: legal_moves(pos).iter().map(|mv| MoveJson::of(pos, mv)).collect(),
+            moves: legal_moves(pos)
+                .iter()
+                .map(|mv| MoveJson::of(pos, mv))
+                .collect(),
         }
     }
 }
@@ -141,24 +142,21 @@ pub struct RulesJson {
 }
 
 impl RulesJson {
-    /// The answer for `pos` under the set of `rules`, with the counts `played`;
-    /// with `with_pv`, the line under the rules too. A search still running at
-    /// `deadline`, if one is given, stops, and the answer is unknown.
+    /// The answer for `pos` under the set of `rules`, with the counts `played`,
+    /// asked in `session` (a session of `rules`, which may carry a deadline);
+    /// with `with_pv`, the line under the rules too.
     pub fn of<V: Variant>(
         rules: &RuleTablebase<V>,
+        session: &mut RuleSession<'_, V>,
         played: &Counters,
         pos: &Position<V>,
         with_pv: bool,
-        deadline: Option<Instant>,
     ) -> Result<RulesJson, ProbeError> {
-        let outcome = match deadline {
-            Some(deadline) => rules.probe_rules_until(pos, played, deadline)?,
-            None => rules.probe_rules(pos, played)?,
-        };
-        let pv = match (with_pv, deadline) {
-            (false, _) => None,
-            (true, Some(deadline)) => Some(rules.pv_rules_until(pos, played, deadline)?),
-            (true, None) => Some(rules.pv_rules(pos, played)?),
+        let outcome = session.probe_rules(pos, played)?;
+        let pv = if with_pv {
+            Some(line_notation(pos, &session.pv_rules(pos, played)?))
+        } else {
+            None
         };
         Ok(RulesJson {
             set: rules.set().name.clone(),
@@ -169,7 +167,7 @@ impl RulesJson {
             best_move: outcome.best_move.map(|mv| notation(pos, &mv)),
             dtz: rules.dtz(pos)?.and_then(|v| v.distance()),
             reason: outcome.unknown,
-            pv: pv.map(|line| line_notation(pos, &line)),
+            pv,
         })
     }
 }

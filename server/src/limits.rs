@@ -34,13 +34,13 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// One worker per core, 2 s per probe, 20 s in the queue, 256 requests at
+    /// One worker per core, 5 s per probe, 20 s in the queue, 256 requests at
     /// once, 2 KiB of query, 1 KiB of body.
     fn default() -> Limits {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Limits {
             workers: cores,
-            time_limit: Duration::from_secs(2),
+            time_limit: Duration::from_secs(5),
             queue_timeout: Duration::from_secs(20),
             max_requests: 256,
             max_query_bytes: 2048,

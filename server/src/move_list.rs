@@ -5,23 +5,23 @@
 //! unknown), then by the theoretical value.
 
 use std::cmp::Ordering;
-use std::time::Instant;
 
 use damka_core::{apply, legal_moves};
-use damka_probe::limits::{Counters, RuleTablebase};
+use damka_probe::limits::{Counters, RuleSession, RuleTablebase};
 use damka_probe::{Position, ProbeError, RuleWdl, Tablebase, Value, Variant};
 
 use crate::json::{MoveJson, MoveRulesJson, MoveValueJson};
 
-/// The rule set a move list is valued under, with the counts played before the
+/// The rule set a move list is valued under, with the counts played in the
 /// position.
-pub struct UnderRules<'a, V: Variant> {
+pub struct UnderRules<'a, 's, V: Variant> {
     /// The rule tables.
     pub tables: &'a RuleTablebase<V>,
-    /// The counts played before the position.
+    /// The session the moves are asked in (shared with the position's own
+    /// query, whose search states the moves' queries reuse).
+    pub session: &'s mut RuleSession<'a, V>,
+    /// The counts played in the position.
     pub played: &'a Counters,
-    /// When a search still running gives up.
-    pub deadline: Instant,
 }
 
 /// One entry before it is turned into JSON: its sort keys and its answer.
@@ -35,7 +35,7 @@ struct Entry {
 /// best first (see the module docs).
 pub fn move_list<V: Variant>(
     tables: &Tablebase<V>,
-    rules: Option<&UnderRules<'_, V>>,
+    mut rules: Option<UnderRules<'_, '_, V>>,
     pos: &Position<V>,
 ) -> Result<Vec<MoveValueJson>, ProbeError> {
     let mut entries = Vec::new();
@@ -43,13 +43,11 @@ pub fn move_list<V: Variant>(
         let after = apply(pos, &mv);
         let value = tables.probe_value(after)?.back();
         let mut ruled = None;
-        let rules_json = match rules {
+        let rules_json = match &mut rules {
             None => None,
             Some(under) => {
                 let played = under.tables.set().advance(under.played, pos, &mv);
-                let outcome = under
-                    .tables
-                    .probe_rules_until(after, &played, under.deadline)?;
+                let outcome = under.session.probe_rules_value(after, &played)?;
                 let wdl = outcome.wdl.map(RuleWdl::negate);
                 let distance = outcome.distance.map(|d| d.saturating_add(1));
                 ruled = Some((wdl, distance));
@@ -95,7 +93,10 @@ fn theory_order(a: Value, b: Value) -> Ordering {
 /// Best first by the value under the rules: a win (the shortest first), a cursed
 /// win, a draw, a blessed loss, a loss (the longest first), and unknown values
 /// last. Equal when there are no rules.
-fn rule_order(a: Option<(Option<RuleWdl>, Option<u16>)>, b: Option<(Option<RuleWdl>, Option<u16>)>) -> Ordering {
+fn rule_order(
+    a: Option<(Option<RuleWdl>, Option<u16>)>,
+    b: Option<(Option<RuleWdl>, Option<u16>)>,
+) -> Ordering {
     let key = |ruled: Option<(Option<RuleWdl>, Option<u16>)>| -> (u8, i32) {
         let Some((wdl, distance)) = ruled else {
             return (0, 0);

@@ -9,7 +9,7 @@ use damka_probe::{Position, Variant};
 
 use crate::catalog::{require, VariantTables};
 use crate::error::ApiError;
-use crate::json::{ProbeJson, RulesJson};
+use crate::json::{line_notation, ProbeJson, RulesJson};
 use crate::move_list::{move_list, UnderRules};
 use crate::params::Params;
 
@@ -69,24 +69,25 @@ pub fn answer<V: Variant>(
     let tables = require(tables)?;
     let pos: Position<V> = request.fen.parse()?;
     let mut json = ProbeJson::of(&tables.tablebase, &request.fen, &pos, request.pv)?;
-    let under = match &request.rules {
-        None => None,
-        Some((name, played)) => {
-            let rules = tables.rules(name)?;
-            json.rules = Some(RulesJson::of(
-                rules,
-                played,
-                &pos,
-                request.pv,
-                Some(deadline),
-            )?);
-            Some(UnderRules {
-                tables: rules,
-                played,
-                deadline,
-            })
-        }
+    let Some((name, played)) = &request.rules else {
+        json.moves = Some(move_list(&tables.tablebase, None, &pos)?);
+        return Ok(json);
     };
-    json.moves = Some(move_list(&tables.tablebase, under.as_ref(), &pos)?);
+    // The position's own answer first, then the moves, then the line: each
+    // query reuses the search states of those before it, and what the deadline
+    // cuts short is what matters least.
+    let rules = tables.rules(name)?;
+    let mut session = rules.session(Some(deadline));
+    let mut answer = RulesJson::of(rules, &mut session, played, &pos, false)?;
+    let under = UnderRules {
+        tables: rules,
+        session: &mut session,
+        played,
+    };
+    json.moves = Some(move_list(&tables.tablebase, Some(under), &pos)?);
+    if request.pv {
+        answer.pv = Some(line_notation(&pos, &session.pv_rules(pos, played)?));
+    }
+    json.rules = Some(answer);
     Ok(json)
 }

@@ -18,6 +18,7 @@ use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 
+use crate::assets;
 use crate::board::{board, BoardJson};
 use crate::catalog::Catalog;
 use crate::counters::{counters, CountersJson};
@@ -26,7 +27,6 @@ use crate::json::{MovesJson, ProbeJson};
 use crate::limits::{limit_query, Limits};
 use crate::params::Params;
 use crate::probe::{answer, ProbeRequest, PARAMS};
-use crate::assets;
 
 /// What every handler shares.
 struct AppState {
@@ -141,9 +141,7 @@ async fn moves(RawQuery(query): RawQuery) -> Result<Json<MovesJson>, ApiError> {
     let fen = params.required("fen")?;
     Ok(Json(match params.variant()? {
         VariantKind::Russian => MovesJson::of(fen, &fen.parse::<Position<Russian>>()?),
-        VariantKind::International => {
-            MovesJson::of(fen, &fen.parse::<Position<International>>()?)
-        }
+        VariantKind::International => MovesJson::of(fen, &fen.parse::<Position<International>>()?),
     }))
 }
 

@@ -80,7 +80,7 @@ fn answer_rules<V: Variant>(
 ) -> anyhow::Result<Output> {
     let mut output = answer(rules.tablebase(), text, with_pv)?;
     let pos: Position<V> = text.parse()?;
-    let json = RulesJson::of(rules, played, &pos, with_pv, None)?;
+    let json = RulesJson::of(rules, &mut rules.session(None), played, &pos, with_pv)?;
     let mut line = format!("\n  rules {}: {}", json.set, json.wdl);
     if let Some(rule) = &json.rule {
         line.push_str(&format!(" (drawn by {rule})"));
