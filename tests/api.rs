@@ -4,12 +4,13 @@
 mod common;
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use common::{build_rule_tables, temp_dir};
 use damka_core::{apply, legal_moves};
-use damka_probe::limits::{RuleAnswer, RuleSet, RuleTablebase, TIME_LIMIT};
+use damka_probe::limits::{RuleAnswer, RuleSet, RuleTablebase, CANCELLED, TIME_LIMIT};
 use damka_probe::{International, Position, ProbeError, Russian, Tablebase, Wdl};
 use tempfile::TempDir;
 
@@ -108,7 +109,8 @@ fn the_probe_api_answers_by_fen_and_by_position() {
 }
 
 /// A rule query with a deadline stops its search there and answers unknown, so
-/// the thread is free again; a session's answers are those of separate queries.
+/// the thread is free again, and so does a cancelled session; a session's
+/// answers are those of separate queries.
 #[test]
 fn rule_queries_stop_at_their_deadline_and_sessions_agree() {
     let rules =
@@ -144,6 +146,18 @@ fn rule_queries_stop_at_their_deadline_and_sessions_agree() {
     assert_eq!(
         rules.pv_rules_until(THREE_KINGS, &played, later).unwrap(),
         rules.pv_rules(THREE_KINGS, &played).unwrap()
+    );
+
+    // A session cancelled from elsewhere gives up at once.
+    let cancelled = rules
+        .session(None)
+        .cancel_on(Arc::new(AtomicBool::new(true)))
+        .probe_rules(THREE_KINGS, &played)
+        .unwrap();
+    assert_eq!(
+        cancelled.unknown.as_deref(),
+        Some(CANCELLED),
+        "{cancelled:?}"
     );
 
     // One session: the position, then three of its moves, as separate queries

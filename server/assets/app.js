@@ -19,13 +19,15 @@ const state = {
   played: new Map(),   // counter id -> moves already played, as typed ("4", "4.5")
   answer: null,        // the last /api/probe answer
   seq: 0,              // number of the latest refresh; older answers are dropped
+  pending: null,       // the AbortController of the refresh under way
   playing: false,      // "play the best line" is running
 };
 
-/** GET /api/<path>?<params>; throws the server's error message. */
-async function api(path, params) {
+/** GET /api/<path>?<params>; throws the server's error message. An aborted
+ * `signal` closes the connection, and the server stops the request's search. */
+async function api(path, params, signal) {
   const query = new URLSearchParams(params).toString();
-  const response = await fetch(`/api/${path}?${query}`);
+  const response = await fetch(`/api/${path}?${query}`, { signal });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     throw new Error(body.error || `HTTP ${response.status}`);
@@ -33,7 +35,8 @@ async function api(path, params) {
   return body;
 }
 
-/** The position on the board as PDN FEN. */
+/** The position on the board as canonical PDN FEN (the server lists the
+ * squares in notation order). */
 function fen() {
   const list = (color) => state.board.squares
     .filter((sq) => state.pieces.get(sq.name)?.color === color)
@@ -162,6 +165,9 @@ function playedText() {
 
 async function refresh() {
   const seq = ++state.seq;
+  state.pending?.abort();
+  const pending = new AbortController();
+  state.pending = pending;
   const position = fen();
   state.answer = null;
   showAnswer(null);
@@ -174,7 +180,7 @@ async function refresh() {
   $("headline").textContent = "…";
   try {
     if (state.rules) {
-      const counters = await api("counters", { variant: state.variant, rules: state.rules, fen: position });
+      const counters = await api("counters", { variant: state.variant, rules: state.rules, fen: position }, pending.signal);
       if (seq !== state.seq) return;
       state.counters = counters.counters;
     } else {
@@ -186,7 +192,7 @@ async function refresh() {
       params.rules = state.rules;
       params.played = playedText();
     }
-    const answer = await api("probe", params);
+    const answer = await api("probe", params, pending.signal);
     if (seq !== state.seq) return;
     state.answer = answer;
     showAnswer(answer);
@@ -206,13 +212,15 @@ function drawCounters() {
   const ids = inForce.map((c) => c.id).join(",");
   if (box.dataset.ids === ids) {
     for (const input of box.querySelectorAll("input")) {
-      input.value = state.played.get(input.dataset.counter) || "0";
+      if (input !== document.activeElement) {
+        input.value = state.played.get(input.dataset.counter) || "0";
+      }
     }
     return;
   }
   box.dataset.ids = ids;
   box.replaceChildren();
-  if (state.rules && inForce.length === 0) {
+  if (state.counters.length > 0 && inForce.length === 0) {
     box.textContent = "No counter of this rule set is in force here.";
   }
   for (const counter of inForce) {
@@ -227,6 +235,7 @@ function drawCounters() {
     input.dataset.counter = counter.id;
     input.id = `played-${counter.id}`;
     input.value = state.played.get(counter.id) || "0";
+    input.addEventListener("focus", () => input.select());
     input.addEventListener("change", () => {
       state.played.set(counter.id, input.value.trim() || "0");
       state.playing = false;
@@ -258,7 +267,9 @@ function rulesWords(rules, side) {
     }
     return text;
   };
-  const phase = () => `the next capture or promotion comes in ${movesAndPlies(rules.distance)}`;
+  // The phase may end on either side's ply (a forced capture of a sacrificed
+  // king), so its length is given in plies only.
+  const phase = () => `the next capture or promotion comes in ${rules.distance} ${rules.distance === 1 ? "ply" : "plies"}`;
   switch (rules.wdl) {
     case "win": return `${sideName(side)} wins under ${rules.set}: ${phase()}`;
     case "loss": return `${sideName(other)} wins under ${rules.set}: ${phase()}`;

@@ -13,7 +13,8 @@ use crate::error::ApiError;
 pub struct BoardJson {
     /// Squares per side (8 or 10).
     pub width: u32,
-    /// The dark squares, in the program's order.
+    /// The dark squares in notation order, the order a canonical FEN lists
+    /// pieces in (Russian by file, then rank; International by number).
     pub squares: Vec<SquareJson>,
     /// The position, when a FEN was given.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,13 +57,14 @@ pub struct PieceJson {
 /// The board of `V`, with the position `fen` on it when given.
 pub fn board<V: Variant>(fen: Option<&str>) -> Result<BoardJson, ApiError> {
     let g = V::GEOMETRY;
-    let squares = (0..g.squares)
+    let mut squares: Vec<SquareJson> = (0..g.squares)
         .map(|s| SquareJson {
             name: V::square_name(s),
             file: g.file(s),
             rank: g.rank(s),
         })
         .collect();
+    squares.sort_by(|a, b| (a.name.len(), &a.name).cmp(&(b.name.len(), &b.name)));
     let position = match fen {
         None => None,
         Some(text) => Some(position_json(&text.parse::<Position<V>>()?)),

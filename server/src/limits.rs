@@ -1,7 +1,9 @@
 //! What a server takes on: how many probes run at once, how long one may search,
 //! how long a request may wait for its turn, and how large a request may be.
 
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
@@ -34,19 +36,29 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// One worker per core, 5 s per probe, 20 s in the queue, 256 requests at
+    /// One worker per core, 10 s per probe, 30 s in the queue, 256 requests at
     /// once, 2 KiB of query, 1 KiB of body.
     fn default() -> Limits {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Limits {
             workers: cores,
-            time_limit: Duration::from_secs(5),
-            queue_timeout: Duration::from_secs(20),
+            time_limit: Duration::from_secs(10),
+            queue_timeout: Duration::from_secs(30),
             max_requests: 256,
             max_query_bytes: 2048,
             max_body_bytes: 1024,
         }
     }
+}
+
+/// What one request's rule searches may spend: they give up at `deadline`, or
+/// as soon as `cancel` is set (the request was dropped).
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// When the searches give up.
+    pub deadline: Instant,
+    /// Set when the request's client has gone.
+    pub cancel: Arc<AtomicBool>,
 }
 
 /// A duration as whole milliseconds.

@@ -1,8 +1,6 @@
 //! `/api/probe`: the value, DTW and best move of a position, with a rule set the
 //! answer under it, and every legal move with the value it leads to.
 
-use std::time::Instant;
-
 use damka_core::VariantKind;
 use damka_probe::limits::{Counters, RuleSet};
 use damka_probe::{Position, Variant};
@@ -10,6 +8,7 @@ use damka_probe::{Position, Variant};
 use crate::catalog::{require, VariantTables};
 use crate::error::ApiError;
 use crate::json::{line_notation, ProbeJson, RulesJson};
+use crate::limits::Budget;
 use crate::move_list::{move_list, UnderRules};
 use crate::params::Params;
 
@@ -60,11 +59,11 @@ impl ProbeRequest {
 }
 
 /// Answers `request` from `tables` (the request's variant); a rule search still
-/// running at `deadline` gives up, and its value is unknown.
+/// running when the `budget` runs out gives up, and its value is unknown.
 pub fn answer<V: Variant>(
     tables: Option<&VariantTables<V>>,
     request: &ProbeRequest,
-    deadline: Instant,
+    budget: Budget,
 ) -> Result<ProbeJson, ApiError> {
     let tables = require(tables)?;
     let pos: Position<V> = request.fen.parse()?;
@@ -77,7 +76,9 @@ pub fn answer<V: Variant>(
     // query reuses the search states of those before it, and what the deadline
     // cuts short is what matters least.
     let rules = tables.rules(name)?;
-    let mut session = rules.session(Some(deadline));
+    let mut session = rules
+        .session(Some(budget.deadline))
+        .cancel_on(budget.cancel);
     let mut answer = RulesJson::of(rules, &mut session, played, &pos, false)?;
     let under = UnderRules {
         tables: rules,

@@ -2,6 +2,7 @@
 //! request may cost. Probes run on blocking threads, at most
 //! [`Limits::workers`] at once, each with a deadline for its rule searches.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -24,7 +25,7 @@ use crate::catalog::Catalog;
 use crate::counters::{counters, CountersJson};
 use crate::error::ApiError;
 use crate::json::{MovesJson, ProbeJson};
-use crate::limits::{limit_query, Limits};
+use crate::limits::{limit_query, Budget, Limits};
 use crate::params::Params;
 use crate::probe::{answer, ProbeRequest, PARAMS};
 
@@ -36,13 +37,23 @@ struct AppState {
     workers: Arc<Semaphore>,
 }
 
+/// Sets its flag when dropped. The server drops a request's future when its
+/// client goes away, so the searches the request started stop then.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 impl AppState {
-    /// Runs `job` on a blocking thread once a worker is free, with the deadline
-    /// of its rule searches; 503 when no worker frees up within the queue
-    /// timeout.
+    /// Runs `job` on a blocking thread once a worker is free, with the budget
+    /// of its rule searches: the time limit, and a flag set when the request is
+    /// dropped. 503 when no worker frees up within the queue timeout.
     async fn blocking<T: Send + 'static>(
         self: Arc<AppState>,
-        job: impl FnOnce(&AppState, Instant) -> Result<T, ApiError> + Send + 'static,
+        job: impl FnOnce(&AppState, Budget) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let wait = self.limits.queue_timeout;
         let permit = tokio::time::timeout(wait, self.workers.clone().acquire_owned())
@@ -59,10 +70,15 @@ impl AppState {
                     ),
                 )
             })?;
-        let deadline = Instant::now() + self.limits.time_limit;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _guard = CancelOnDrop(cancel.clone());
+        let budget = Budget {
+            deadline: Instant::now() + self.limits.time_limit,
+            cancel,
+        };
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            job(&self, deadline)
+            job(&self, budget)
         })
         .await
         .map_err(|_| internal())?
@@ -154,10 +170,10 @@ async fn probe(
     let params = Params::parse(query.as_deref(), &PARAMS)?;
     let request = ProbeRequest::from_params(&params)?;
     let json = state
-        .blocking(move |state, deadline| match request.variant {
-            VariantKind::Russian => answer(state.catalog.russian.as_ref(), &request, deadline),
+        .blocking(move |state, budget| match request.variant {
+            VariantKind::Russian => answer(state.catalog.russian.as_ref(), &request, budget),
             VariantKind::International => {
-                answer(state.catalog.international.as_ref(), &request, deadline)
+                answer(state.catalog.international.as_ref(), &request, budget)
             }
         })
         .await?;

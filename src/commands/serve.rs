@@ -21,7 +21,7 @@ pub struct ServeArgs {
     pub workers: Option<usize>,
     /// Milliseconds the rule searches of one probe may run before they give up
     /// and answer "unknown: time limit".
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 10000)]
     pub time_limit_ms: u64,
 }
 

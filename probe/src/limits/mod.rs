@@ -76,7 +76,7 @@ pub use phase::{is_exit, Phase, Role, Verdict};
 #[doc(hidden)]
 pub use ruleset::Counts;
 pub use ruleset::{RuleSet, ValidationError, MAX_COUNTERS};
-pub use search::{RuleAnswer, RuleOutcome, DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT};
+pub use search::{RuleAnswer, RuleOutcome, CANCELLED, DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT};
 pub use session::RuleSession;
 pub use tables::RuleTablebase;
 

@@ -16,8 +16,13 @@
 //! deadline ([`RuleTablebase::probe_rules_until`], [`RuleTablebase::session`]):
 //! the search then also gives up when the clock passes it, and the answer is
 //! *unknown* with the reason [`TIME_LIMIT`], so the thread is free again at once.
+//! A session can also be cancelled from another thread
+//! ([`super::RuleSession::cancel_on`]; the reason is then [`CANCELLED`]), for a
+//! caller whose client went away.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use damka_core::{Position, Variant};
@@ -39,6 +44,8 @@ pub const DEPTH_LIMIT: u32 = 600;
 pub(super) const UNBOUNDED: u32 = u32::MAX;
 /// The reason of an *unknown* answer whose search passed its deadline.
 pub const TIME_LIMIT: &str = "time limit";
+/// The reason of an *unknown* answer whose search was cancelled.
+pub const CANCELLED: &str = "cancelled";
 /// Search states visited between two looks at the clock.
 const CLOCK_EVERY: u64 = 256;
 /// Memo entries a search shared by several queries keeps before it empties the
@@ -167,6 +174,8 @@ pub(super) struct Search<'a, V: Variant> {
     node_limit: u64,
     /// When to give up, if ever.
     deadline: Option<Instant>,
+    /// Set from elsewhere to give up at once.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<'a, V: Variant> Search<'a, V> {
@@ -178,7 +187,13 @@ impl<'a, V: Variant> Search<'a, V> {
             nodes: 0,
             node_limit: NODE_LIMIT,
             deadline,
+            cancel: None,
         }
+    }
+
+    /// Gives up as soon as `flag` is set.
+    pub(super) fn cancel_on(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 
     /// Readies the search for the next query of a batch: a fresh node budget,
@@ -289,8 +304,17 @@ impl<'a, V: Variant> Search<'a, V> {
                 "the search went deeper than {DEPTH_LIMIT} plies"
             )));
         }
-        if self.nodes % CLOCK_EVERY == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Stop::Budget(TIME_LIMIT.to_string()));
+        if self.nodes % CLOCK_EVERY == 1 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stop::Budget(TIME_LIMIT.to_string()));
+            }
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(Stop::Budget(CANCELLED.to_string()));
+            }
         }
         Ok(())
     }

@@ -9,6 +9,8 @@
 //! separate queries take, with the same answers (the memo holds only exact
 //! results; each query still gets the whole node budget).
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use damka_core::{Position, Variant};
@@ -117,6 +119,14 @@ impl<V: Variant> RuleTablebase<V> {
 }
 
 impl<V: Variant> RuleSession<'_, V> {
+    /// The session, cancelled as soon as `flag` is set (by another thread): a
+    /// query that needs a search then answers *unknown* with the reason
+    /// [`super::CANCELLED`], at once.
+    pub fn cancel_on(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.search.cancel_on(flag);
+        self
+    }
+
     /// [`RuleTablebase::probe_rules`], within the session.
     pub fn probe_rules(
         &mut self,

@@ -37,6 +37,23 @@ async fn a_rule_search_past_the_time_limit_is_unknown() {
     assert_eq!(json["rules"]["wdl"], "win", "{json}");
 }
 
+#[tokio::test]
+async fn a_request_dropped_by_its_client_frees_its_worker() {
+    // One worker, a queue that gives up after a second, and no time limit to
+    // speak of: only the cancellation can free the worker in time.
+    let app = app(Limits {
+        workers: 1,
+        time_limit: Duration::from_secs(600),
+        queue_timeout: Duration::from_secs(1),
+        ..Limits::default()
+    });
+    let slow = probe_uri(THREE_KINGS, "&rules=russian&played=R1%3D4&pv=true");
+    let dropped = tokio::time::timeout(Duration::from_millis(300), get(&app, &slow)).await;
+    assert!(dropped.is_err(), "the whole answer took under 0.3 s");
+    let (status, json) = get(&app, &probe_uri("W:WKa1,Kh8:BKb2", "&rules=russian")).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+}
+
 /// Sends `requests` over one connection to `addr`, reading each response in
 /// turn; returns their status lines.
 async fn over_one_connection(addr: std::net::SocketAddr, requests: &[&str]) -> Vec<String> {

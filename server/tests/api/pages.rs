@@ -56,6 +56,7 @@ async fn boards_come_with_their_squares_and_positions() {
     let squares = json["squares"].as_array().unwrap();
     assert_eq!(squares.len(), 32);
     assert_eq!(squares[0], json!({"name": "a1", "file": 0, "rank": 0}));
+    assert_eq!(squares[1], json!({"name": "a3", "file": 0, "rank": 2}));
     assert_eq!(squares[31], json!({"name": "h8", "file": 7, "rank": 7}));
 
     let (status, json) = get(&app, "/api/board?variant=international").await;
@@ -64,7 +65,8 @@ async fn boards_come_with_their_squares_and_positions() {
     let squares = json["squares"].as_array().unwrap();
     assert_eq!(squares.len(), 50);
     let square = |name: &str| squares.iter().find(|s| s["name"] == name).unwrap().clone();
-    assert_eq!(square("1"), json!({"name": "1", "file": 1, "rank": 9}));
+    assert_eq!(squares[0], json!({"name": "1", "file": 1, "rank": 9}));
+    assert_eq!(squares[9]["name"], "10");
     assert_eq!(square("46"), json!({"name": "46", "file": 0, "rank": 0}));
 
     // A position: canonical FEN, side and pieces (ranges read, as in PDN).
