@@ -14,8 +14,7 @@ use damka_probe::limits::{RuleSet, RuleTablebase, RulesError};
 use damka_probe::{ProbeError, Tablebase, Variant};
 use serde::Serialize;
 
-use crate::error::ApiError;
-use crate::ServeError;
+use crate::error::{ApiError, ServeError};
 
 /// The tables of one variant.
 pub struct VariantTables<V: Variant> {

@@ -1,5 +1,8 @@
-//! The API's errors: an HTTP status and a JSON body naming the problem,
-//! `{"error": "bad FEN: ...", "kind": "fen"}`.
+//! The API's errors, an HTTP status and a JSON body naming the problem,
+//! `{"error": "bad FEN: ...", "kind": "fen"}`; and why a server could not
+//! start.
+
+use std::path::PathBuf;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -87,4 +90,22 @@ impl From<CountersError> for ApiError {
     fn from(error: CountersError) -> ApiError {
         ApiError::bad("played", format!("bad played: {error}"))
     }
+}
+
+/// Why a server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Neither variant has a table in the directory.
+    #[error(
+        "no tables in {} (expected {}/russian/ or {}/international/; \
+         `bash scripts/quickstart.sh` builds the Russian ones)",
+        .0.display(), .0.display(), .0.display()
+    )]
+    NoTables(PathBuf),
+    /// A table directory that could not be read.
+    #[error(transparent)]
+    Probe(#[from] damka_probe::ProbeError),
+    /// The address could not be bound, or the connection loop failed.
+    #[error("cannot serve: {0}")]
+    Io(#[from] std::io::Error),
 }

@@ -30,58 +30,10 @@ mod move_list;
 mod params;
 mod probe;
 mod routes;
-
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+mod serve;
 
 pub use catalog::{Catalog, RuleSetSummary, VariantSummary};
-pub use error::ApiError;
+pub use error::{ApiError, ServeError};
 pub use limits::Limits;
 pub use routes::router;
-
-/// Why a server could not start or stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum ServeError {
-    /// Neither variant has a table in the directory.
-    #[error(
-        "no tables in {} (expected {}/russian/ or {}/international/; \
-         `bash scripts/quickstart.sh` builds the Russian ones)",
-        .0.display(), .0.display(), .0.display()
-    )]
-    NoTables(PathBuf),
-    /// A table directory that could not be read.
-    #[error(transparent)]
-    Probe(#[from] damka_probe::ProbeError),
-    /// The address could not be bound, or the connection loop failed.
-    #[error("cannot serve: {0}")]
-    Io(#[from] std::io::Error),
-}
-
-/// Serves the tables under `dir` on `addr` until Ctrl-C, on a runtime of its
-/// own. `ready` is called once the socket listens, with its address and what
-/// the tables cover.
-pub fn serve(
-    dir: &Path,
-    addr: SocketAddr,
-    limits: Limits,
-    ready: impl FnOnce(SocketAddr, &[&VariantSummary]),
-) -> Result<(), ServeError> {
-    let catalog = Catalog::open(dir)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        ready(listener.local_addr()?, &catalog.summaries());
-        let app = router(catalog, limits);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                if tokio::signal::ctrl_c().await.is_err() {
-                    // No signal handler: run until the process is killed.
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await?;
-        Ok(())
-    })
-}
+pub use serve::serve;
