@@ -34,6 +34,8 @@ enum Command {
     Plan(commands::plan::PlanArgs),
     /// Show a move-limit rule set (a preset or a TOML file) as a table.
     Rules(commands::rules::RulesArgs),
+    /// Serve a web page with a board, and a JSON API, over the tables.
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Slices(args) => commands::slices::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Plan(args) => commands::plan::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     match result {
         Ok(code) => code,

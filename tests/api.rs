@@ -3,18 +3,37 @@
 
 mod common;
 
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
 use common::{build_rule_tables, temp_dir};
-use damka_probe::limits::{RuleAnswer, RuleSet, RuleTablebase};
+use damka_core::{apply, legal_moves};
+use damka_probe::limits::{RuleAnswer, RuleSet, RuleTablebase, CANCELLED, TIME_LIMIT};
 use damka_probe::{International, Position, ProbeError, Russian, Tablebase, Wdl};
+use tempfile::TempDir;
 
 /// Petrov's triangle material with the lone king off the main road.
 const THREE_KINGS: &str = "W:WKa1,Kc1,Ke1:BKh2";
 
+/// The tables `scripts/quickstart.sh` builds for the embedding example (up to 3
+/// pieces and three kings against one, with the `russian` rule tables), built
+/// once for the tests of this file.
+fn quickstart_tables() -> &'static Path {
+    static TABLES: OnceLock<TempDir> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let tmp = temp_dir("api");
+            build_rule_tables::<Russian>(tmp.path(), 3, &["0M3K-0M1K"], "russian");
+            tmp
+        })
+        .path()
+}
+
 #[test]
 fn the_probe_api_answers_by_fen_and_by_position() {
-    let tmp = temp_dir("api");
-    let dir = tmp.path();
-    build_rule_tables::<Russian>(dir, 3, &["0M3K-0M1K"], "russian");
+    let dir = quickstart_tables();
 
     let tables = Tablebase::<Russian>::open(dir).unwrap();
     assert_eq!(tables.max_pieces(), 4);
@@ -87,6 +106,87 @@ fn the_probe_api_answers_by_fen_and_by_position() {
         matches!(refused, ProbeError::InvalidRuleSet(_)),
         "{refused}"
     );
+}
+
+/// A rule query with a deadline stops its search there and answers unknown, so
+/// the thread is free again, and so does a cancelled session; a session's
+/// answers are those of separate queries.
+#[test]
+fn rule_queries_stop_at_their_deadline_and_sessions_agree() {
+    let rules =
+        RuleTablebase::<Russian>::open(quickstart_tables(), RuleSet::preset("russian").unwrap())
+            .unwrap();
+    let played = rules.set().parse_counters("R1=4").unwrap();
+    // Three kings against one searches (R3 can come into force on the way).
+    let start = Instant::now();
+    let exact = rules.probe_rules(THREE_KINGS, &played).unwrap();
+    let full = start.elapsed();
+    assert!(exact.wdl.is_some(), "{exact:?}");
+
+    // A deadline already passed: the search gives up at its first state.
+    let cut = rules
+        .probe_rules_until(THREE_KINGS, &played, Instant::now())
+        .unwrap();
+    assert_eq!(cut.wdl, None, "{cut:?}");
+    assert_eq!(cut.unknown.as_deref(), Some(TIME_LIMIT));
+    assert_eq!(cut.theory, Wdl::Win);
+    // A deadline 5 ms away: whatever the search had not finished by then (the
+    // value, or the best move after it) is left out, and the call returns in a
+    // fraction of the whole search's time.
+    let start = Instant::now();
+    let cut = rules
+        .probe_rules_until(THREE_KINGS, &played, start + Duration::from_millis(5))
+        .unwrap();
+    let stopped = start.elapsed();
+    assert!(cut.wdl.is_none() || cut.best_move.is_none(), "{cut:?}");
+    assert!(
+        stopped < full / 2,
+        "stopped after {stopped:?}; the whole search took {full:?}"
+    );
+    // A deadline far away changes nothing.
+    let later = Instant::now() + Duration::from_secs(3600);
+    assert_eq!(
+        rules
+            .probe_rules_until(THREE_KINGS, &played, later)
+            .unwrap(),
+        exact
+    );
+    assert_eq!(
+        rules.pv_rules_until(THREE_KINGS, &played, later).unwrap(),
+        rules.pv_rules(THREE_KINGS, &played).unwrap()
+    );
+
+    // A session cancelled from elsewhere gives up at once.
+    let cancelled = rules
+        .session(None)
+        .cancel_on(Arc::new(AtomicBool::new(true)))
+        .probe_rules(THREE_KINGS, &played)
+        .unwrap();
+    assert_eq!(
+        cancelled.unknown.as_deref(),
+        Some(CANCELLED),
+        "{cancelled:?}"
+    );
+
+    // One session: the position, then three of its moves, as separate queries
+    // answer them (without the best move where only the value was asked).
+    let pos: Position<Russian> = THREE_KINGS.parse().unwrap();
+    let mut session = rules.session(None);
+    assert_eq!(session.probe_rules(pos, &played).unwrap(), exact);
+    for mv in legal_moves(&pos).iter().take(3) {
+        let after = apply(&pos, mv);
+        let counts = rules.set().advance(&played, &pos, mv);
+        let alone = rules.probe_rules(after, &counts).unwrap();
+        let shared = session.probe_rules_value(after, &counts).unwrap();
+        assert_eq!(shared.best_move, None);
+        assert_eq!(
+            shared,
+            damka_probe::limits::RuleOutcome {
+                best_move: None,
+                ..alone
+            }
+        );
+    }
 }
 
 #[test]

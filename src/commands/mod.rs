@@ -8,6 +8,7 @@ pub mod perft;
 pub mod plan;
 pub mod probe;
 pub mod rules;
+pub mod serve;
 pub mod slices;
 pub mod stats;
 pub mod verify;

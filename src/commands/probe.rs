@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damka_core::{apply, notation, Move};
 use damka_core::{International, Position, Russian, Variant, VariantKind};
 use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
 use damka_probe::Tablebase;
+use damka_server::json::{ProbeJson, RulesJson};
 
 use super::input::{answer_each, Output};
 
@@ -50,32 +50,24 @@ pub fn run(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
 /// Probes one position.
 fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::Result<Output> {
     let pos: Position<V> = text.parse()?;
-    let value = tb.probe_value(pos)?;
-    let best_move = tb.best_move(pos)?.map(|mv| notation(&pos, &mv));
-    let pv = if with_pv {
-        line_notation(&pos, &tb.pv(pos)?)
-    } else {
-        Vec::new()
-    };
-    let mut json = serde_json::json!({
-        "fen": text,
-        "wdl": value.wdl().name(),
-        "dtw": value.dtw(),
-        "best_move": best_move,
-    });
-    let distance = value
-        .dtw()
+    let json = ProbeJson::of(tb, text, &pos, with_pv)?;
+    let distance = json
+        .dtw
         .map(|d| format!(" in {d} plies"))
         .unwrap_or_default();
-    let best = best_move
+    let best = json
+        .best_move
+        .as_ref()
         .map(|m| format!(", best move {m}"))
         .unwrap_or_default();
-    let mut text = format!("{text}: {}{distance}{best}", value.wdl());
-    if with_pv {
-        json["pv"] = serde_json::json!(pv);
+    let mut text = format!("{text}: {}{distance}{best}", json.wdl);
+    if let Some(pv) = &json.pv {
         text.push_str(&format!("\n  pv: {}", pv.join(" ")));
     }
-    Ok(Output { json, text })
+    Ok(Output {
+        json: serde_json::to_value(&json)?,
+        text,
+    })
 }
 
 /// Probes one position under a rule set: the game-theoretic answer, then the
@@ -88,55 +80,29 @@ fn answer_rules<V: Variant>(
 ) -> anyhow::Result<Output> {
     let mut output = answer(rules.tablebase(), text, with_pv)?;
     let pos: Position<V> = text.parse()?;
-    let outcome = rules.probe_rules(pos, played)?;
-    let best_move = outcome.best_move.map(|mv| notation(&pos, &mv));
-    let wdl = outcome.wdl.map_or("unknown", |w| w.name());
-    let dtz = rules.dtz(&pos)?.and_then(|v| v.distance());
-    output.json["rules"] = serde_json::json!({
-        "set": rules.set().name,
-        "played": played.to_string(),
-        "wdl": wdl,
-        "rule": outcome.rule,
-        "distance": outcome.distance,
-        "best_move": best_move,
-        "dtz": dtz,
-    });
-    let mut line = format!("\n  rules {}: {wdl}", rules.set().name);
-    if let Some(rule) = &outcome.rule {
+    let json = RulesJson::of(rules, &mut rules.session(None), played, &pos, with_pv)?;
+    let mut line = format!("\n  rules {}: {}", json.set, json.wdl);
+    if let Some(rule) = &json.rule {
         line.push_str(&format!(" (drawn by {rule})"));
     }
-    if let Some(d) = outcome.distance {
+    if let Some(d) = json.distance {
         line.push_str(&format!(", {d} plies to the end of the phase"));
     }
-    if let Some(mv) = &best_move {
+    if let Some(mv) = &json.best_move {
         line.push_str(&format!(", best move {mv}"));
     }
-    if let Some(d) = dtz {
+    if let Some(d) = json.dtz {
         line.push_str(&format!(", DTZ {d} plies"));
     }
-    if let Some(reason) = &outcome.unknown {
-        output.json["rules"]["reason"] = serde_json::json!(reason);
+    if let Some(reason) = &json.reason {
         line.push_str(&format!(" ({reason})"));
     }
-    if with_pv {
-        let pv = line_notation(&pos, &rules.pv_rules(pos, played)?);
+    if let Some(pv) = &json.pv {
         line.push_str(&format!("\n  rules pv: {}", pv.join(" ")));
-        output.json["rules"]["pv"] = serde_json::json!(pv);
     }
+    output.json["rules"] = serde_json::to_value(&json)?;
     output.text.push_str(&line);
     Ok(output)
-}
-
-/// The notation of each move of `line`, played from `pos`.
-fn line_notation<V: Variant>(pos: &Position<V>, line: &[Move]) -> Vec<String> {
-    let mut current = *pos;
-    line.iter()
-        .map(|mv| {
-            let text = notation(&current, mv);
-            current = apply(&current, mv);
-            text
-        })
-        .collect()
 }
 
 fn run_variant<V: Variant>(args: &ProbeArgs) -> anyhow::Result<ExitCode> {

@@ -60,6 +60,7 @@ pub mod phase;
 pub mod presets;
 mod ruleset;
 mod search;
+mod session;
 mod tables;
 
 pub use condition::PositionCondition;
@@ -75,7 +76,8 @@ pub use phase::{is_exit, Phase, Role, Verdict};
 #[doc(hidden)]
 pub use ruleset::Counts;
 pub use ruleset::{RuleSet, ValidationError, MAX_COUNTERS};
-pub use search::{RuleAnswer, RuleOutcome, DEPTH_LIMIT, NODE_LIMIT};
+pub use search::{RuleAnswer, RuleOutcome, CANCELLED, DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT};
+pub use session::RuleSession;
 pub use tables::RuleTablebase;
 
 #[cfg(test)]

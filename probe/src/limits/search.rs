@@ -1,5 +1,5 @@
-//! The rule-aware probe: [`RuleTablebase::probe_rules`] and the bounded search
-//! behind it.
+//! The bounded search behind the rule-aware probe ([`RuleTablebase::probe_rules`],
+//! in [`super::session`]), and the answer it gives.
 //!
 //! A query is a position and the counts already played. Where the phase analysis
 //! ([`super::phase`]) says the DTC table decides, the answer is read from it.
@@ -11,19 +11,27 @@
 //! move ends the phase with a win within `e` plies" for growing `e`, which gives
 //! the distance too. It is exact; when it would exceed its node or depth budget it
 //! gives up and the answer is *unknown*, with the reason, never a guess.
+//!
+//! A caller that cannot wait (a server answering over the network) passes a
+//! deadline ([`RuleTablebase::probe_rules_until`], [`RuleTablebase::session`]):
+//! the search then also gives up when the clock passes it, and the answer is
+//! *unknown* with the reason [`TIME_LIMIT`], so the thread is free again at once.
+//! A session can also be cancelled from another thread
+//! ([`super::RuleSession::cancel_on`]; the reason is then [`CANCELLED`]), for a
+//! caller whose client went away.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
 use damka_core::{Position, Variant};
 use damka_formats::{RuleWdl, Wdl};
 
-use super::counters::Counters;
 use super::phase::{is_exit, Verdict};
 use super::ruleset::{Counts, RuleSet, MAX_COUNTERS};
 use super::tables::RuleTablebase;
 use crate::error::ProbeError;
-use crate::query::Query;
-use crate::tablebase::PV_DRAW_PLIES;
 use damka_core::movegen::legal_moves;
 use damka_core::moves::{apply, Move};
 
@@ -33,7 +41,16 @@ pub const NODE_LIMIT: u64 = 4_000_000;
 /// set whose counters do not all tick could otherwise cycle).
 pub const DEPTH_LIMIT: u32 = 600;
 /// No bound on the plies to the end of the phase.
-const UNBOUNDED: u32 = u32::MAX;
+pub(super) const UNBOUNDED: u32 = u32::MAX;
+/// The reason of an *unknown* answer whose search passed its deadline.
+pub const TIME_LIMIT: &str = "time limit";
+/// The reason of an *unknown* answer whose search was cancelled.
+pub const CANCELLED: &str = "cancelled";
+/// Search states visited between two looks at the clock.
+const CLOCK_EVERY: u64 = 256;
+/// Memo entries a search shared by several queries keeps before it empties the
+/// memo.
+const MEMO_ENTRIES: usize = 4_000_000;
 
 /// The answer to a rule query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,7 +142,7 @@ impl RuleOutcome {
 }
 
 /// Why a search stopped early.
-enum Stop {
+pub(super) enum Stop {
     /// A table could not be read.
     Probe(ProbeError),
     /// The node or depth budget ran out.
@@ -149,23 +166,43 @@ struct Key {
 }
 
 /// One query's search, or one batch's (the memo is shared by the batch).
-struct Search<'a, V: Variant> {
+pub(super) struct Search<'a, V: Variant> {
     tables: &'a RuleTablebase<V>,
     set: &'a RuleSet,
     memo: HashMap<Key, bool>,
     nodes: u64,
     node_limit: u64,
+    /// When to give up, if ever.
+    deadline: Option<Instant>,
+    /// Set from elsewhere to give up at once.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<'a, V: Variant> Search<'a, V> {
-    fn new(tables: &'a RuleTablebase<V>) -> Search<'a, V> {
+    pub(super) fn new(tables: &'a RuleTablebase<V>, deadline: Option<Instant>) -> Search<'a, V> {
         Search {
             tables,
             set: tables.set(),
             memo: HashMap::new(),
             nodes: 0,
             node_limit: NODE_LIMIT,
+            deadline,
+            cancel: None,
         }
+    }
+
+    /// Gives up as soon as `flag` is set.
+    pub(super) fn cancel_on(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// Readies the search for the next query of a batch: a fresh node budget,
+    /// and an empty memo once it has grown past [`MEMO_ENTRIES`].
+    pub(super) fn start_query(&mut self) {
+        if self.memo.len() > MEMO_ENTRIES {
+            self.memo.clear();
+        }
+        self.nodes = 0;
     }
 
     fn key(&self, pos: &Position<V>, counts: &Counts, extra: u32, wins: bool) -> Key {
@@ -179,12 +216,17 @@ impl<'a, V: Variant> Search<'a, V> {
     }
 
     /// Whether a drawing counter in force in `pos` has reached its limit.
-    fn limit_reached(&self, counts: &Counts, pos: &Position<V>) -> bool {
+    pub(super) fn limit_reached(&self, counts: &Counts, pos: &Position<V>) -> bool {
         self.set.limit_reached_at(counts, pos).is_some()
     }
 
     /// What the tables say about a non-terminal state.
-    fn verdict(&self, pos: &Position<V>, counts: &Counts, extra: u32) -> Result<Verdict, Stop> {
+    pub(super) fn verdict(
+        &self,
+        pos: &Position<V>,
+        counts: &Counts,
+        extra: u32,
+    ) -> Result<Verdict, Stop> {
         let phase = self.tables.phase(pos.material())?;
         if phase.inexact().is_some() {
             return Ok(Verdict::Search);
@@ -261,6 +303,18 @@ impl<'a, V: Variant> Search<'a, V> {
             return Err(Stop::Budget(format!(
                 "the search went deeper than {DEPTH_LIMIT} plies"
             )));
+        }
+        if self.nodes % CLOCK_EVERY == 1 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stop::Budget(TIME_LIMIT.to_string()));
+            }
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(Stop::Budget(CANCELLED.to_string()));
+            }
         }
         Ok(())
     }
@@ -355,7 +409,11 @@ impl<'a, V: Variant> Search<'a, V> {
 
     /// The value under the rules of a state with a legal move and no limit
     /// reached, and the plies to the end of the phase for a win or a loss.
-    fn value(&mut self, pos: &Position<V>, counts: &Counts) -> Result<(Wdl, Option<u16>), Stop> {
+    pub(super) fn value(
+        &mut self,
+        pos: &Position<V>,
+        counts: &Counts,
+    ) -> Result<(Wdl, Option<u16>), Stop> {
         if let Verdict::Decided(wdl, distance, _) = self.verdict(pos, counts, UNBOUNDED)? {
             return Ok((wdl, distance));
         }
@@ -379,7 +437,7 @@ impl<'a, V: Variant> Search<'a, V> {
     /// The move that keeps the outcome `wdl` (at `distance` plies for a win or a
     /// loss); among the winning or drawing moves that do, the theoretically best
     /// (so a winning line ends the game as soon as the rules allow).
-    fn best_move(
+    pub(super) fn best_move(
         &mut self,
         pos: &Position<V>,
         counts: &Counts,
@@ -420,7 +478,11 @@ impl<'a, V: Variant> Search<'a, V> {
     /// The counter to name for a draw that cuts a theoretical result short: the
     /// drawing counter in force nearest its limit, or, when none is in force, the
     /// first one along the theoretically best line.
-    fn cursing_rule(&self, pos: &Position<V>, counts: &Counts) -> Result<Option<String>, Stop> {
+    pub(super) fn cursing_rule(
+        &self,
+        pos: &Position<V>,
+        counts: &Counts,
+    ) -> Result<Option<String>, Stop> {
         let mut pos = *pos;
         let mut counts = *counts;
         for _ in 0..DEPTH_LIMIT {
@@ -460,125 +522,6 @@ fn less(extra: u32) -> u32 {
 }
 
 impl<V: Variant> RuleTablebase<V> {
-    /// The value of `pos` under the rule set, given the counts already `played`,
-    /// with the theoretical value, the distance to the end of the phase, the rule
-    /// that draws a cursed win or blessed loss, and a best move
-    /// ([`RuleOutcome::answer`] gives it as one value). A count for a counter not
-    /// in force in `pos` is [`ProbeError::NotInForce`]. An answer the tables and a
-    /// bounded search cannot make exact comes back with `wdl: None` and the reason.
-    pub fn probe_rules(
-        &self,
-        pos: impl Query<V>,
-        played: &Counters,
-    ) -> Result<RuleOutcome, ProbeError> {
-        let pos = &pos.position()?;
-        self.check_in_force(pos, played)?;
-        let theory = self.tablebase().probe_value(pos)?.wdl();
-        let set = self.set();
-        let counts = set.counts(played, pos);
-        let mut outcome = RuleOutcome {
-            wdl: None,
-            theory,
-            rule: None,
-            distance: None,
-            best_move: None,
-            unknown: None,
-        };
-        if pos.pieces(pos.side()) == 0 || legal_moves(pos).is_empty() {
-            outcome.wdl = Some(RuleWdl::Loss);
-            outcome.distance = Some(0);
-            return Ok(outcome);
-        }
-        if let Some(i) = set.limit_reached_at(&counts, pos) {
-            outcome.wdl = Some(RuleWdl::of(theory, Wdl::Draw));
-            if theory != Wdl::Draw {
-                outcome.rule = Some(set.counters[i].id.clone());
-            }
-            return Ok(outcome);
-        }
-        let mut search = Search::new(self);
-        let (wdl, distance) = match search.value(pos, &counts) {
-            Ok(found) => found,
-            Err(Stop::Probe(error)) => return Err(error),
-            Err(Stop::Budget(reason)) => {
-                outcome.unknown = Some(reason);
-                return Ok(outcome);
-            }
-        };
-        outcome.wdl = Some(RuleWdl::of(theory, wdl));
-        outcome.distance = distance;
-        if wdl == Wdl::Draw && theory != Wdl::Draw {
-            let binding = match search.verdict(pos, &counts, UNBOUNDED) {
-                Ok(Verdict::Decided(_, _, Some(i))) => Some(set.counters[i].id.clone()),
-                _ => None,
-            };
-            outcome.rule = match binding {
-                Some(id) => Some(id),
-                None => match search.cursing_rule(pos, &counts) {
-                    Ok(rule) => rule,
-                    Err(Stop::Probe(error)) => return Err(error),
-                    Err(Stop::Budget(_)) => None,
-                },
-            };
-        }
-        match search.best_move(pos, &counts, wdl, distance) {
-            Ok(mv) => outcome.best_move = mv,
-            Err(Stop::Probe(error)) => return Err(error),
-            Err(Stop::Budget(_)) => {}
-        }
-        Ok(outcome)
-    }
-
-    /// Refuses a played count for a counter that is not in force in `pos`.
-    fn check_in_force(&self, pos: &Position<V>, played: &Counters) -> Result<(), ProbeError> {
-        let set = self.set();
-        let in_force = |id: &str| set.counter(id).is_some_and(|c| c.applies_at(pos));
-        match played
-            .iter()
-            .find(|&(id, plies)| plies > 0 && !in_force(id))
-        {
-            None => Ok(()),
-            Some((id, _)) => {
-                let ids: Vec<&str> = set.in_force(pos).map(|c| c.id.as_str()).collect();
-                Err(ProbeError::NotInForce {
-                    id: id.to_string(),
-                    in_force: if ids.is_empty() {
-                        "none".to_string()
-                    } else {
-                        ids.join(", ")
-                    },
-                })
-            }
-        }
-    }
-
-    /// The principal variation under the rules: the line of rule-aware best moves
-    /// ([`RuleOutcome::best_move`]) from `pos`, with the counts already `played`,
-    /// to the end of the game or of the phase (a conversion after which every
-    /// counter starts afresh); for a draw, its first [`PV_DRAW_PLIES`] moves.
-    pub fn pv_rules(&self, pos: impl Query<V>, played: &Counters) -> Result<Vec<Move>, ProbeError> {
-        let (mut current, mut counts) = (pos.position()?, played.clone());
-        let mut line = Vec::new();
-        // A win or a loss ends the phase within its distance; a draw is cut.
-        let mut limit = None;
-        loop {
-            let outcome = self.probe_rules(current, &counts)?;
-            let Some(mv) = outcome.best_move else { break };
-            let limit = *limit.get_or_insert(outcome.distance.map_or(PV_DRAW_PLIES, usize::from));
-            if line.len() >= limit {
-                break;
-            }
-            line.push(mv);
-            counts = self.set().advance(&counts, &current, &mv);
-            let converted = mv.is_capture() || mv.is_promotion();
-            current = apply(&current, &mv);
-            if converted && counts.is_empty() {
-                break;
-            }
-        }
-        Ok(line)
-    }
-
     /// The values of `positions` under the rules with fresh counters, by the
     /// search, sharing one memo (positions of one slice share most of their
     /// search states). `None` where the search gave up after `node_limit` states
@@ -589,16 +532,11 @@ impl<V: Variant> RuleTablebase<V> {
         positions: &[Position<V>],
         node_limit: u64,
     ) -> Result<Vec<Option<Wdl>>, ProbeError> {
-        /// Memo entries kept before the memo is emptied.
-        const MEMO_ENTRIES: usize = 4_000_000;
-        let mut search = Search::new(self);
+        let mut search = Search::new(self, None);
         let counts = [0; MAX_COUNTERS];
         let mut out = Vec::with_capacity(positions.len());
         for pos in positions {
-            if search.memo.len() > MEMO_ENTRIES {
-                search.memo.clear();
-            }
-            search.nodes = 0;
+            search.start_query();
             search.node_limit = node_limit;
             if pos.pieces(pos.side()) == 0 || legal_moves(pos).is_empty() {
                 out.push(Some(Wdl::Loss));
