@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod build;
+mod counted;
 mod dtc;
 pub mod error;
 mod layers;

@@ -102,7 +102,7 @@ pub(crate) fn decode_table<V: Variant>(
     kind: ValueKind,
     rules: u64,
 ) -> Result<Arc<SliceTable<V>>, ProbeError> {
-    let (file, indexer) = open_checked::<V>(path, slice, kind, rules, Access::Sequential)?;
+    let (file, indexer) = open_checked::<V>(path, slice, kind, rules, Access::Sequential, 1)?;
     let corrupt = |reason: String| ProbeError::CorruptTable {
         path: path.to_path_buf(),
         reason,

@@ -1,9 +1,10 @@
 //! The rule-aware probe: [`RuleTablebase::probe_rules`] and the bounded search
 //! behind it.
 //!
-//! A query is a position and the counts already played. Where the phase analysis
-//! ([`super::phase`]) says the DTC table decides, the answer is read from it.
-//! Elsewhere a search over (position, counters) states decides: an AND-OR search
+//! A query is a position and the counts already played. In the materials of a
+//! counter with a position condition (R3), the counted tables answer with a one-ply
+//! search (`super::counted`). Where the phase analysis ([`super::phase`]) says the
+//! DTC table decides, the answer is read from it. Elsewhere a search over (position, counters) states decides: an AND-OR search
 //! with the rule set's own counting ([`RuleSet::advance`],
 //! [`RuleSet::limit_reached`]), memoised per query, which stops at every state
 //! the tables decide, at every exit (valued from the RWDL table, since counters
@@ -46,7 +47,9 @@ pub struct RuleOutcome {
     /// For a cursed win or a blessed loss, the counter whose limit draws the game.
     pub rule: Option<String>,
     /// For a win or a loss, plies to the end of the current phase (the next
-    /// conversion after which every counter starts afresh) under best play.
+    /// conversion after which every counter starts afresh) under best play; in
+    /// the materials of a counter with a position condition (R3's), to the next
+    /// capture or promotion, which restarts every counter but that one.
     pub distance: Option<u16>,
     /// The move that keeps the win inside the limits; for a loss, the longest
     /// defence; for a draw, a move that keeps it (the theoretically best of them).
@@ -471,6 +474,28 @@ impl<V: Variant> RuleTablebase<V> {
         pos: impl Query<V>,
         played: &Counters,
     ) -> Result<RuleOutcome, ProbeError> {
+        self.probe_rules_by(pos, played, true)
+    }
+
+    /// [`RuleTablebase::probe_rules`] by the search alone, even where a counted
+    /// table answers: the reference the counted tables are checked against.
+    #[doc(hidden)]
+    pub fn probe_rules_searched(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+    ) -> Result<RuleOutcome, ProbeError> {
+        self.probe_rules_by(pos, played, false)
+    }
+
+    /// The rule probe, reading the counted tables (`super::counted`) where the
+    /// material has them if `counted` is set.
+    fn probe_rules_by(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+        counted: bool,
+    ) -> Result<RuleOutcome, ProbeError> {
         let pos = &pos.position()?;
         self.check_in_force(pos, played)?;
         let theory = self.tablebase().probe_value(pos)?.wdl();
@@ -494,6 +519,10 @@ impl<V: Variant> RuleTablebase<V> {
             if theory != Wdl::Draw {
                 outcome.rule = Some(set.counters[i].id.clone());
             }
+            return Ok(outcome);
+        }
+        if counted && self.counted_plan(pos.material())?.is_some() {
+            self.probe_counted(pos, &counts, &mut outcome)?;
             return Ok(outcome);
         }
         let mut search = Search::new(self);
