@@ -14,6 +14,7 @@ pub mod solve;
 pub mod store;
 pub mod values;
 pub mod verify;
+mod verify_counted;
 pub mod verify_rules;
 mod zeroing;
 

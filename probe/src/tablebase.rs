@@ -391,7 +391,11 @@ impl<V: Variant> Tablebase<V> {
     /// exact values for every index, capture positions included.
     #[doc(hidden)]
     pub fn slice_table(&self, slice: Slice) -> Result<Arc<SliceTable<V>>, ProbeError> {
-        decode_table(&self.path(slice, ValueKind::Dtw), slice, ValueKind::Dtw, 0)
+        decode_table(
+            &self.path(slice, ValueKind::Dtw),
+            (slice, ValueKind::Dtw, 1),
+            0,
+        )
     }
 
     /// Checks every block checksum and the whole-file checksum of the tables of

@@ -131,16 +131,30 @@ impl<V: Variant> RuleTablebase<V> {
     }
 
     /// The whole decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`],
-    /// or else the RWDL table) of `slice`, read on first use and kept: for readers
-    /// of every entry (the generator, the statistics). Queries read the same table
-    /// from it once it is there.
+    /// [`ValueKind::CountedDtc`], or else the RWDL table) of `slice`, read on first
+    /// use and kept: for readers of every entry (the generator, the statistics,
+    /// verification). Queries read the same table from it once it is there, but
+    /// for a counted table, which they read through the block cache.
     #[doc(hidden)]
     pub fn table(&self, slice: Slice, kind: ValueKind) -> Result<Arc<SliceTable<V>>, ProbeError> {
         let cell = &self.slot(slice.material())?.decoded[kind_index(kind)];
         if let Some(table) = cell.get() {
             return Ok(table.clone());
         }
-        let table = decode_table(&self.path(slice, kind), slice, kind, self.fingerprint)?;
+        let per_position = match kind {
+            ValueKind::CountedDtc => match self.counted_plan(slice.material())? {
+                Some(plan) => u64::from(plan.sheets()),
+                None => {
+                    return Err(ProbeError::InvalidRuleSet(format!(
+                        "{slice} has no counted table under {}",
+                        self.set.name
+                    )))
+                }
+            },
+            _ => 1,
+        };
+        let path = self.path(slice, kind);
+        let table = decode_table(&path, (slice, kind, per_position), self.fingerprint)?;
         Ok(cell.get_or_init(|| table).clone())
     }
 
