@@ -11,7 +11,9 @@ mod common;
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};
 use damka_core::{apply, Position, Russian, Slice, SliceIndexer};
-use damka_formats::{table::ValueKind, RuleWdl, Wdl};
+use damka_formats::{table::ValueKind, Dtc, RuleWdl, Wdl};
+use damka_gen::store::FileStore;
+use damka_gen::verify_rules::verify_rules;
 use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
 
 /// R3's materials, each built after the one its promotions reach.
@@ -183,4 +185,42 @@ fn every_r3_material_agrees_with_the_naive_solver() {
     naive_check(&tables, "0M3K-0M1K", 3001, &counts);
     naive_check(&tables, "1M2K-0M1K", 20011, &counts);
     naive_check(&tables, "2M1K-0M1K", 20011, &counts);
+}
+
+/// `verify_rules` passes the counted tables of three kings against one as built,
+/// and finds a changed counted value.
+#[test]
+fn verification_rederives_the_counted_tables() {
+    let tmp = temp_dir("rules-counted-verify");
+    let dir = tmp.path();
+    build_rule_tables::<Russian>(dir, 3, &["0M3K-0M1K"], "russian");
+    let set = RuleSet::preset("russian").unwrap();
+    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    assert_eq!(report.mismatches, 0, "{:?}", report.examples);
+    let slice: Slice = "0M3K-0M1K".parse().unwrap();
+    let rules = RuleTablebase::<Russian>::new(dir, set.clone());
+    let table = rules.table(slice, ValueKind::CountedDtc).unwrap();
+    let mut values: Vec<u16> = table.raw_values().collect();
+    let won = values
+        .iter()
+        .position(|&v| Dtc::from_raw(v).distance() > Some(2) && Dtc::from_raw(v).wdl() == Wdl::Win)
+        .unwrap();
+    values[won] = Dtc::win(1).raw();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    store
+        .write_rule_table(
+            slice,
+            &set.name,
+            set.fingerprint(),
+            ValueKind::CountedDtc,
+            &values,
+        )
+        .unwrap();
+    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    assert!(report.mismatches > 0);
+    assert!(
+        report.examples.iter().any(|m| m.table == "cdtc"),
+        "{:?}",
+        report.examples
+    );
 }
