@@ -79,7 +79,10 @@ fn positions() -> Vec<Position<Russian>> {
 
 /// Counts for each of `positions`: 10 moves of R2 and R4, 5 of R1 and 2 of R3,
 /// each where it is in force (a count for a counter not in force is refused).
-fn played(tables: &RuleTablebase<Russian>, positions: &[Position<Russian>]) -> Vec<Counters> {
+fn counts_played(
+    tables: &RuleTablebase<Russian>,
+    positions: &[Position<Russian>],
+) -> Vec<Counters> {
     positions
         .iter()
         .map(|pos| {
@@ -115,8 +118,8 @@ fn rules(c: &mut Criterion) {
         tables.phase(material).unwrap().inexact().is_some()
     });
     let fresh = Counters::new();
-    let played = played(&tables, &positions);
-    let played_r3 = played(&tables, &main_road);
+    let played = counts_played(&tables, &positions);
+    let played_r3 = counts_played(&tables, &main_road);
     let mut group = c.benchmark_group("rules");
     group.bench_function("rwdl", |b| {
         b.iter_custom(|iters| {

@@ -89,10 +89,10 @@ pub(crate) fn counted_tables<V: Variant>(
     };
     let mut running = Vec::new();
     let mut nodes = Vec::with_capacity(total);
-    for s in 0..slices.len() {
-        let built: Vec<(Node, Vec<Dtc>)> = (0..indexers[s].size())
+    for indexer in &indexers {
+        let built: Vec<(Node, Vec<Dtc>)> = (0..indexer.size())
             .into_par_iter()
-            .map(|i| group.node(&indexers[s].position(i)))
+            .map(|i| group.node(&indexer.position(i)))
             .collect::<Result<_, GenError>>()?;
         for (mut node, values) in built {
             for edge in &mut node.edges {

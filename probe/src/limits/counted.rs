@@ -87,9 +87,7 @@ impl Counted {
         let (mut layer, mut unbreakable) = (Vec::new(), Vec::new());
         for &(i, limit) in drawing.iter().filter(|&&(i, _)| i != cond) {
             let resets = set.counters[i].resets;
-            if !men {
-                layer.push((i, limit));
-            } else if resets.man_move && resets.capture {
+            if !men || (resets.man_move && resets.capture) {
                 layer.push((i, limit));
             } else if resets.promotion && resets.capture {
                 unbreakable.push((i, limit));
