@@ -240,19 +240,21 @@ impl<V: Variant> RuleTablebase<V> {
     }
 
     /// The value under the rules, for its side to move, of `pos` with `counts`
-    /// in a material with a counted table: a loss in 0 when it has no legal move, a
-    /// draw when a limit is reached, else the stored `D` decided by the budget.
+    /// in a material with a counted table: a loss in 0 when it has no legal move
+    /// (every stored state of such a position says so), a draw when a limit is
+    /// reached, else the stored `D` decided by the budget.
     #[doc(hidden)]
     pub fn counted_value(&self, pos: &Position<V>, counts: &Counts) -> Result<Dtc, ProbeError> {
-        if pos.pieces(pos.side()) == 0 || legal_moves(pos).is_empty() {
+        if pos.pieces(pos.side()) == 0 {
             return Ok(Dtc::loss(0));
-        }
-        if self.set().limit_reached_at(counts, pos).is_some() {
-            return Ok(Dtc::DRAW);
         }
         let plan = self
             .counted_plan(pos.material())?
             .ok_or_else(|| unsupported(pos))?;
+        if self.set().limit_reached_at(counts, pos).is_some() {
+            let stuck = self.counted_stored(pos, plan, 0)? == Dtc::loss(0);
+            return Ok(if stuck { Dtc::loss(0) } else { Dtc::DRAW });
+        }
         let holds = plan.cond_holds(self.set(), pos);
         let stored = self.counted_stored(pos, plan, plan.sheet_of(counts, holds))?;
         Ok(plan.decide(stored, counts))
