@@ -10,8 +10,12 @@
 //! - `rules/played`: the same with R2 and R4 at 10 moves each where in force, so
 //!   that more queries fall between the DTC bounds and need the search;
 //! - `rules/main-road`: `probe_rules` with fresh counters in R3's materials (three
-//!   kings, two kings and a man, a king and two men against a lone king), where
-//!   every query searches over (position, counts).
+//!   kings, two kings and a man, a king and two men against a lone king), read from
+//!   the counted DTC tables with a one-ply search for the best move;
+//! - `rules/main-road-played`: the same with R1 at 5 moves, R2 and R4 at 10 and R3
+//!   at 2, each where in force;
+//! - `rules/main-road-searched`: fresh counters in R3's materials by the search
+//!   the probe ran there before the counted tables (first 64 positions).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -73,6 +77,26 @@ fn positions() -> Vec<Position<Russian>> {
         .collect()
 }
 
+/// Counts for each of `positions`: 10 moves of R2 and R4, 5 of R1 and 2 of R3,
+/// each where it is in force (a count for a counter not in force is refused).
+fn counts_played(
+    tables: &RuleTablebase<Russian>,
+    positions: &[Position<Russian>],
+) -> Vec<Counters> {
+    positions
+        .iter()
+        .map(|pos| {
+            let mut counts = Counters::new();
+            for (id, moves) in [("R1", 5), ("R2", 10), ("R3", 2), ("R4", 10)] {
+                if tables.set().counter(id).is_some_and(|c| c.applies_at(pos)) {
+                    counts.set_moves(id, moves);
+                }
+            }
+            counts
+        })
+        .collect()
+}
+
 /// Times `iters` queries cycling through `positions`.
 fn run(
     positions: &[Position<Russian>],
@@ -94,26 +118,8 @@ fn rules(c: &mut Criterion) {
         tables.phase(material).unwrap().inexact().is_some()
     });
     let fresh = Counters::new();
-    // R2 and R4 at 10 moves where they are in force (a count for a counter not in
-    // force is refused).
-    let played: Vec<Counters> = positions
-        .iter()
-        .map(|pos| {
-            let mut counts = Counters::new();
-            for id in ["R2", "R4"] {
-                if tables.set().counter(id).is_some_and(|c| c.applies_at(pos)) {
-                    counts.set_moves(id, 10);
-                }
-            }
-            counts
-        })
-        .collect();
-    for (pos, counts) in positions.iter().zip(&played) {
-        tables.probe_rules(pos, counts).unwrap();
-    }
-    for pos in &main_road {
-        tables.probe_rules(pos, &fresh).unwrap();
-    }
+    let played = counts_played(&tables, &positions);
+    let played_r3 = counts_played(&tables, &main_road);
     let mut group = c.benchmark_group("rules");
     group.bench_function("rwdl", |b| {
         b.iter_custom(|iters| {
@@ -122,32 +128,44 @@ fn rules(c: &mut Criterion) {
             })
         })
     });
-    group.bench_function("fresh", |b| {
-        b.iter_custom(|iters| {
-            run(&positions, iters, |pos| {
-                black_box(tables.probe_rules(pos, &fresh).unwrap());
+    for (name, positions, counts) in [
+        ("fresh", &positions, None),
+        ("played", &positions, Some(&played)),
+        ("main-road", &main_road, None),
+        ("main-road-played", &main_road, Some(&played_r3)),
+    ] {
+        for (k, pos) in positions.iter().enumerate() {
+            tables
+                .probe_rules(pos, counts.map_or(&fresh, |c| &c[k]))
+                .unwrap();
+        }
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for i in 0..iters as usize {
+                    let k = i % positions.len();
+                    let counts = counts.map_or(&fresh, |c| &c[k]);
+                    black_box(
+                        tables
+                            .probe_rules(black_box(&positions[k]), counts)
+                            .unwrap(),
+                    );
+                }
+                start.elapsed()
             })
-        })
-    });
-    group.bench_function("played", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for i in 0..iters as usize {
-                let k = i % positions.len();
-                black_box(
-                    tables
-                        .probe_rules(black_box(&positions[k]), &played[k])
-                        .unwrap(),
-                );
-            }
-            start.elapsed()
-        })
-    });
+        });
+    }
+    // The search the probe ran in R3's materials before the counted tables, on
+    // the first 64 of those positions: the figure to compare `main-road` with.
+    let searched = &main_road[..main_road.len().min(64)];
+    for pos in searched {
+        tables.probe_rules_searched(pos, &fresh).unwrap();
+    }
     group.sample_size(10);
-    group.bench_function("main-road", |b| {
+    group.bench_function("main-road-searched", |b| {
         b.iter_custom(|iters| {
-            run(&main_road, iters, |pos| {
-                black_box(tables.probe_rules(pos, &fresh).unwrap());
+            run(searched, iters, |pos| {
+                black_box(tables.probe_rules_searched(pos, &fresh).unwrap());
             })
         })
     });

@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod build;
+mod counted;
 mod dtc;
 pub mod error;
 mod layers;
@@ -14,6 +15,7 @@ pub mod solve;
 pub mod store;
 pub mod values;
 pub mod verify;
+mod verify_counted;
 pub mod verify_rules;
 mod zeroing;
 

@@ -1,8 +1,10 @@
 //! Building the rule tables of one rule set: per solve group, the DTC tables by
 //! retrograde analysis (the generator's [`Group`] with the [`Conversion`] metric),
 //! then the RWDL tables, the value of every position under the rules with fresh
-//! counters, then, where a counter that man moves restart can bind, the DTZ
-//! tables (`crate::zeroing`; `formats/FORMAT.md`, "DTC, RWDL and DTZ tables").
+//! counters (in the materials of a counter with a position condition, from the
+//! counted DTC tables built with them, `crate::counted`), then, where a counter
+//! that man moves restart can bind, the DTZ tables (`crate::zeroing`;
+//! `formats/FORMAT.md`, "DTC, RWDL and DTZ tables").
 //!
 //! The game-theoretic tables of the same slices must be built first:
 //! [`build_rules`] builds whatever of them is missing. Groups whose rule tables
@@ -19,6 +21,7 @@ use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
+use crate::counted;
 use crate::dtc::Dependency;
 use crate::error::GenError;
 use crate::layers;
@@ -61,9 +64,11 @@ pub fn build_rules<V: Variant>(
     let mut report = BuildReport::default();
     for head in heads {
         let zeroing = rules.phase(head.material())?.zeroing(set);
+        let counted = rules.counted_plan(head.material())?.is_some();
         let done = |s: Slice, kind| store.contains_rule_table(s, &set.name, kind);
-        let complete =
-            |s: Slice| done(s, ValueKind::RuleWdl) && (!zeroing || done(s, ValueKind::Dtz));
+        let own =
+            |s: Slice| done(s, ValueKind::RuleWdl) && (!counted || done(s, ValueKind::CountedDtc));
+        let complete = |s: Slice| own(s) && (!zeroing || done(s, ValueKind::Dtz));
         if complete(head) && complete(head.mirror()) {
             report.skipped += if head.is_self_mirror() { 1 } else { 2 };
             continue;
@@ -78,18 +83,17 @@ pub fn build_rules<V: Variant>(
             ));
         }
         let exits: Vec<_> = deps.iter().map(|(m, _, rwdl)| (*m, rwdl.clone())).collect();
-        let (positions, slices, fresh) =
-            if done(head, ValueKind::RuleWdl) && done(head.mirror(), ValueKind::RuleWdl) {
-                let mut own = Vec::new();
-                for slice in group_slices(head) {
-                    let table = rules.table(slice, ValueKind::RuleWdl)?;
-                    own.push((slice, table.raw_values().collect::<Vec<_>>()));
-                }
-                let positions = own.iter().map(|(_, codes)| codes.len() as u64).sum();
-                (positions, group_slices(head), own)
-            } else {
-                phase_tables(&rules, &store, head, deps)?
-            };
+        let (positions, slices, fresh) = if own(head) && own(head.mirror()) {
+            let mut own = Vec::new();
+            for slice in group_slices(head) {
+                let table = rules.table(slice, ValueKind::RuleWdl)?;
+                own.push((slice, table.raw_values().collect::<Vec<_>>()));
+            }
+            let positions = own.iter().map(|(_, codes)| codes.len() as u64).sum();
+            (positions, group_slices(head), own)
+        } else {
+            phase_tables(&rules, &store, head, deps)?
+        };
         if zeroing {
             let mut group = Group::new(head, Zeroing::new(exits, fresh)?)?;
             group.solve(&|_| {})?;
@@ -146,6 +150,17 @@ fn phase_tables<V: Variant>(
         let (values, _) = slot.into_values()?;
         store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
         solved.push((slice, values));
+    }
+    if let Some(plan) = rules.counted_plan(head.material())? {
+        let mut codes = Vec::new();
+        for (slice, cdtc, rwdl) in counted::counted_tables(rules, head, plan)? {
+            let kind = ValueKind::CountedDtc;
+            store.write_rule_table(slice, &set.name, fingerprint, kind, &cdtc)?;
+            store.write_rule_table(slice, &set.name, fingerprint, ValueKind::RuleWdl, &rwdl)?;
+            codes.push((slice, rwdl));
+        }
+        let slices = codes.iter().map(|(slice, _)| *slice).collect();
+        return Ok((positions, slices, codes));
     }
     let mut codes = Vec::new();
     for (s, (slice, dtc)) in solved.iter().enumerate() {

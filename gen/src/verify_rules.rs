@@ -5,6 +5,8 @@
 //!   for DTZ any capture, promotion or man move) is valued by the RWDL table of the
 //!   position it reaches; any other move by the same table one ply back. The check
 //!   is complete for the same reason: by induction on the stored distance.
+//! - **Counted DTC** values, where a material has them, are re-derived from the
+//!   successors at every layer and conditional count (`crate::verify_counted`).
 //! - **RWDL** values depend on counters, which a position does not hold, so they
 //!   cannot be re-derived one ply at a time. Each is checked against the
 //!   game-theoretic value (a rule only turns a win or a loss into a draw), against
@@ -28,6 +30,7 @@ use rayon::prelude::*;
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::verify::{tables_in, Mismatch, VerifyReport, EXAMPLES};
+use crate::verify_counted::CountedChecker;
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them,
 /// reporting progress to `progress` (one group per slice).
@@ -70,7 +73,8 @@ pub fn verify_rules<V: Variant>(
             })
             .collect::<Result<_, GenError>>()?;
         send(progress, Progress::GroupFinished { slice });
-        report.add(if checker.dtz { 3 } else { 2 }, size, chunks);
+        let tables = 2 + usize::from(checker.dtz) + usize::from(checker.counted.is_some());
+        report.add(tables, size, chunks);
     }
     Ok(report)
 }
@@ -84,6 +88,8 @@ struct Checker<'a, V: Variant> {
     theory: Arc<SliceTable<V>>,
     /// Whether the slice has a DTZ table.
     dtz: bool,
+    /// The checks of its counted table, if it has one.
+    counted: Option<CountedChecker<'a, V>>,
 }
 
 impl<'a, V: Variant> Checker<'a, V> {
@@ -96,6 +102,7 @@ impl<'a, V: Variant> Checker<'a, V> {
             size: theory.indexer().size(),
             theory,
             dtz,
+            counted: CountedChecker::new(rules, slice)?,
         })
     }
 
@@ -132,6 +139,9 @@ impl<'a, V: Variant> Checker<'a, V> {
         let rwdl = self.rules.rwdl(&pos)?;
         if let Some(problem) = self.rwdl_problem(rwdl, self.theory.get(index).wdl(), dtc, dtz) {
             record("rwdl", format!("{rwdl:?}"), problem);
+        }
+        if let Some(counted) = &self.counted {
+            counted.check(&pos, index, rwdl, &mut record)?;
         }
         Ok(())
     }

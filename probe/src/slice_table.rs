@@ -104,22 +104,22 @@ impl<V: Variant> SliceTable<V> {
     }
 }
 
-/// Decodes the whole table of `kind` of `slice` at `path` into memory, blocks in
-/// parallel, checking that it was built under the rule set with fingerprint
-/// `rules` (0 for the game-theoretic kinds).
+/// Decodes the whole table of `kind` of `slice` at `path`, `per_position` entries
+/// per position, into memory, blocks in parallel, checking that it was built under
+/// the rule set with fingerprint `rules` (0 for the game-theoretic kinds).
 pub(crate) fn decode_table<V: Variant>(
     path: &Path,
-    slice: Slice,
-    kind: ValueKind,
+    (slice, kind, per_position): (Slice, ValueKind, u64),
     rules: u64,
 ) -> Result<Arc<SliceTable<V>>, ProbeError> {
-    let (file, indexer) = open_checked::<V>(path, slice, kind, rules, Access::Sequential)?;
+    let (file, indexer) =
+        open_checked::<V>(path, slice, kind, rules, Access::Sequential, per_position)?;
     let corrupt = |reason: String| ProbeError::CorruptTable {
         path: path.to_path_buf(),
         reason,
     };
     let per_block = file.header().block_entries as usize;
-    let size = usize::try_from(indexer.size())
+    let size = usize::try_from(file.header().entries)
         .map_err(|_| corrupt("table too large for this address space".into()))?;
     let not_block = |block: usize| {
         corrupt(format!(

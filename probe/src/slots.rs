@@ -73,18 +73,34 @@ pub(crate) struct Opened<V: Variant> {
 
 impl<V: Variant> Opened<V> {
     /// Opens the `kind` table of `slice` at `path` for queries, checked against the
-    /// slice's index and the rule set with fingerprint `rules`; `id` is its number
-    /// in the block cache's keys.
+    /// slice's index times `per_position` entries and the rule set with fingerprint
+    /// `rules`; `id` is its number in the block cache's keys.
     pub(crate) fn open(
         path: &Path,
-        slice: Slice,
-        kind: ValueKind,
+        (slice, kind, per_position): (Slice, ValueKind, u64),
         rules: u64,
         access: Access,
         id: u32,
     ) -> Result<Opened<V>, ProbeError> {
-        let (file, indexer) = open_checked(path, slice, kind, rules, access)?;
+        let (file, indexer) = open_checked(path, slice, kind, rules, access, per_position)?;
         Ok(Opened { file, indexer, id })
+    }
+
+    /// Reads entry `entry` with `read`, through the block cache.
+    #[inline]
+    pub(crate) fn read_entry<R>(
+        &self,
+        cache: &BlockCache,
+        entry: u64,
+        read: impl Fn(&Block, usize) -> R,
+    ) -> Result<R, ProbeError> {
+        let per_block = self.file.header().block_entries as u64;
+        let (block, local) = (entry / per_block, (entry % per_block) as usize);
+        cache.read(
+            (self.id, block),
+            || self.file.decode_block(block),
+            |b| read(b, local),
+        )
     }
 
     /// Reads the entry of `white` (a White-to-move position of the table's slice)
@@ -96,26 +112,20 @@ impl<V: Variant> Opened<V> {
         white: &Position<V>,
         read: impl Fn(&Block, usize) -> R,
     ) -> Result<R, ProbeError> {
-        let index = self.indexer.index(white);
-        let per_block = self.file.header().block_entries as u64;
-        let (block, local) = (index / per_block, (index % per_block) as usize);
-        cache.read(
-            (self.id, block),
-            || self.file.decode_block(block),
-            |b| read(b, local),
-        )
+        self.read_entry(cache, self.indexer.index(white), read)
     }
 }
 
 /// Opens the `kind` table of `slice` at `path` and checks it against the slice's
-/// index and against the rule set with fingerprint `rules` (0 for the
-/// game-theoretic kinds).
+/// index (`per_position` entries per position) and against the rule set with
+/// fingerprint `rules` (0 for the game-theoretic kinds).
 pub(crate) fn open_checked<V: Variant>(
     path: &Path,
     slice: Slice,
     kind: ValueKind,
     rules: u64,
     access: Access,
+    per_position: u64,
 ) -> Result<(TableFile, SliceIndexer<V>), ProbeError> {
     let file = TableFile::open(path, V::KIND, slice, kind, access)?;
     let corrupt = |reason: String| ProbeError::CorruptTable {
@@ -123,9 +133,9 @@ pub(crate) fn open_checked<V: Variant>(
         reason,
     };
     let indexer = SliceIndexer::new(slice).map_err(|e| corrupt(e.to_string()))?;
-    if indexer.size() != file.header().entries {
+    if indexer.size().checked_mul(per_position) != Some(file.header().entries) {
         return Err(corrupt(format!(
-            "{} entries, the slice has {} positions",
+            "{} entries, the slice has {} positions of {per_position} entries",
             file.header().entries,
             indexer.size()
         )));

@@ -178,7 +178,7 @@ impl<V: Variant> Tablebase<V> {
     ) -> Result<Opened<V>, ProbeError> {
         let slot = slot_of(slice.material()).unwrap_or(0);
         let id = (slot * 2 + kind.code() as usize) as u32;
-        Opened::open(&self.path(slice, kind), slice, kind, 0, access, id)
+        Opened::open(&self.path(slice, kind), (slice, kind, 1), 0, access, id)
     }
 
     /// The tables of `slice`, or why there are none.
@@ -391,7 +391,11 @@ impl<V: Variant> Tablebase<V> {
     /// exact values for every index, capture positions included.
     #[doc(hidden)]
     pub fn slice_table(&self, slice: Slice) -> Result<Arc<SliceTable<V>>, ProbeError> {
-        decode_table(&self.path(slice, ValueKind::Dtw), slice, ValueKind::Dtw, 0)
+        decode_table(
+            &self.path(slice, ValueKind::Dtw),
+            (slice, ValueKind::Dtw, 1),
+            0,
+        )
     }
 
     /// Checks every block checksum and the whole-file checksum of the tables of

@@ -38,7 +38,7 @@ pub struct GenArgs {
     /// Default: the memory available, less a margin.
     #[arg(long, value_parser = damka_gen::budget::parse_size)]
     pub memory: Option<u64>,
-    /// Also build the rule tables (DTC, RWDL and DTZ) of this rule set: a preset
+    /// Also build the rule tables (DTC, RWDL, DTZ, counted DTC) of this rule set: a preset
     /// (`russian`, `russian-1900`, `fmjd`, `none`) or a TOML file.
     #[arg(long)]
     pub rules: Option<String>,

@@ -32,8 +32,9 @@ pub struct VerifyArgs {
     /// nothing, derives nothing).
     #[arg(long)]
     pub checksums_only: bool,
-    /// Check the rule tables (DTC, DTZ re-derived from successors; RWDL against
-    /// the theory, DTC and DTZ) of this rule set: a preset or a TOML file.
+    /// Check the rule tables (DTC, DTZ and counted DTC re-derived from
+    /// successors; RWDL against the theory, DTC, DTZ and counted DTC) of this rule
+    /// set: a preset or a TOML file.
     #[arg(long, conflicts_with = "checksums_only")]
     pub rules: Option<String>,
 }

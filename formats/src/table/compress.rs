@@ -11,6 +11,10 @@ pub const WDL_ZSTD_LEVEL: i32 = 15;
 /// tables are four times larger raw; higher levels gain a few per cent for several
 /// times the time.
 pub const DTW_ZSTD_LEVEL: i32 = 6;
+/// The zstd level writers use for counted DTC blocks: they hold hundreds of
+/// entries per position, mostly long runs of one value, which the fastest levels
+/// already shrink well.
+pub const COUNTED_ZSTD_LEVEL: i32 = 1;
 
 thread_local! {
     /// One zstd decompression context per thread, reused: creating one costs more

@@ -1,7 +1,7 @@
 //! What a table file stores per position, [`ValueKind`]: its code in the header, its
 //! name in file names, and the block size and zstd level writers use for it.
 
-use super::compress::{DTW_ZSTD_LEVEL, WDL_ZSTD_LEVEL};
+use super::compress::{COUNTED_ZSTD_LEVEL, DTW_ZSTD_LEVEL, WDL_ZSTD_LEVEL};
 use super::dtw::DTW_BLOCK_ENTRIES;
 use super::wdl::WDL_BLOCK_ENTRIES;
 
@@ -27,6 +27,12 @@ pub enum ValueKind {
     /// for every position. Only materials in which a counter restarts on man moves
     /// have one.
     Dtz,
+    /// Counted distance to conversion under a rule set: for each position, one
+    /// [`crate::value::Dtc`] value per state of the counts that decide it (the
+    /// materials of a counter with a position condition, such as R3), position by
+    /// position, encoded as [`ValueKind::Dtw`] is. `formats/FORMAT.md` gives the
+    /// order of the states.
+    CountedDtc,
 }
 
 impl ValueKind {
@@ -38,6 +44,7 @@ impl ValueKind {
             ValueKind::Dtc => 2,
             ValueKind::RuleWdl => 3,
             ValueKind::Dtz => 4,
+            ValueKind::CountedDtc => 5,
         }
     }
 
@@ -49,11 +56,12 @@ impl ValueKind {
             2 => Some(ValueKind::Dtc),
             3 => Some(ValueKind::RuleWdl),
             4 => Some(ValueKind::Dtz),
+            5 => Some(ValueKind::CountedDtc),
             _ => None,
         }
     }
 
-    /// `wdl`, `dtw`, `dtc`, `rwdl` or `dtz`: the part of the file name before the
+    /// `wdl`, `dtw`, `dtc`, `rwdl`, `dtz` or `cdtc`: the part of the file name before the
     /// extension.
     pub fn name(self) -> &'static str {
         match self {
@@ -62,6 +70,7 @@ impl ValueKind {
             ValueKind::Dtc => "dtc",
             ValueKind::RuleWdl => "rwdl",
             ValueKind::Dtz => "dtz",
+            ValueKind::CountedDtc => "cdtc",
         }
     }
 
@@ -70,6 +79,7 @@ impl ValueKind {
         match self {
             ValueKind::Wdl | ValueKind::RuleWdl => WDL_ZSTD_LEVEL,
             ValueKind::Dtw | ValueKind::Dtc | ValueKind::Dtz => DTW_ZSTD_LEVEL,
+            ValueKind::CountedDtc => COUNTED_ZSTD_LEVEL,
         }
     }
 
@@ -77,9 +87,11 @@ impl ValueKind {
     pub fn block_entries(self) -> u32 {
         match self {
             ValueKind::Wdl => WDL_BLOCK_ENTRIES,
-            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl | ValueKind::Dtz => {
-                DTW_BLOCK_ENTRIES
-            }
+            ValueKind::Dtw
+            | ValueKind::Dtc
+            | ValueKind::RuleWdl
+            | ValueKind::Dtz
+            | ValueKind::CountedDtc => DTW_BLOCK_ENTRIES,
         }
     }
 }

@@ -93,7 +93,11 @@ impl TableHeader {
                 check_wdl_codes(&raw, entries).map_err(bad)?;
                 Ok(Block::Wdl(raw.into_boxed_slice()))
             }
-            ValueKind::Dtw | ValueKind::Dtc | ValueKind::RuleWdl | ValueKind::Dtz => {
+            ValueKind::Dtw
+            | ValueKind::Dtc
+            | ValueKind::RuleWdl
+            | ValueKind::Dtz
+            | ValueKind::CountedDtc => {
                 let raw = decompress(compressed, dtw_capacity(entries)).map_err(bad)?;
                 DtwBlock::parse(raw, entries).map(Block::Dtw).map_err(bad)
             }

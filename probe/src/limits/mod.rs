@@ -48,6 +48,7 @@
 
 mod condition;
 mod count;
+mod counted;
 mod counter;
 mod counters;
 mod events;
@@ -65,6 +66,8 @@ mod tables;
 
 pub use condition::PositionCondition;
 pub use count::{Count, CountError};
+#[doc(hidden)]
+pub use counted::Counted;
 pub use counter::Counter;
 pub use counters::{Counters, CountersError};
 pub use events::{Event, Events};

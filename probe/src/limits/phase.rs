@@ -23,7 +23,8 @@
 //!   1 ply (as long as it starts at least 2 plies below its limit);
 //! - a counter with a position condition (R3: the lone king on the main road)
 //!   that the material allows makes the phase **inexact**: it can start and stop
-//!   inside the phase, and only a search over (position, counters) decides.
+//!   inside the phase, so the DTC value does not decide; the counted tables do
+//!   (`super::counted`), or else a search over (position, counters).
 //!
 //! With `B_pess` the least remaining budget over unbreakable and resettable
 //! counters and `B_opt` the least over unbreakable ones, a DTC win in `d` plies is

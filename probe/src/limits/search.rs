@@ -1,10 +1,12 @@
 //! The bounded search behind the rule-aware probe ([`RuleTablebase::probe_rules`],
 //! in [`super::session`]), and the answer it gives.
 //!
-//! A query is a position and the counts already played. Where the phase analysis
-//! ([`super::phase`]) says the DTC table decides, the answer is read from it.
-//! Elsewhere a search over (position, counters) states decides: an AND-OR search
-//! with the rule set's own counting ([`RuleSet::advance`],
+//! A query is a position and the counts already played. In the materials of a
+//! counter with a position condition (R3), the counted tables answer with a one-ply
+//! search (`super::counted`). Where the phase analysis ([`super::phase`]) says the
+//! DTC table decides, the answer is read from it. Elsewhere a search over
+//! (position, counters) states decides: an AND-OR search with the rule set's own
+//! counting ([`RuleSet::advance`],
 //! [`RuleSet::limit_reached`]), memoised per query, which stops at every state
 //! the tables decide, at every exit (valued from the RWDL table, since counters
 //! are fresh there), and at the end of the game. The search proves "the side to
@@ -63,7 +65,9 @@ pub struct RuleOutcome {
     /// For a cursed win or a blessed loss, the counter whose limit draws the game.
     pub rule: Option<String>,
     /// For a win or a loss, plies to the end of the current phase (the next
-    /// conversion after which every counter starts afresh) under best play.
+    /// conversion after which every counter starts afresh) under best play; in
+    /// the materials of a counter with a position condition (R3's), to the next
+    /// capture or promotion, which restarts every counter but that one.
     pub distance: Option<u16>,
     /// The move that keeps the win inside the limits; for a loss, the longest
     /// defence; for a draw, a move that keeps it (the theoretically best of them).

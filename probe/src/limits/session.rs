@@ -34,6 +34,9 @@ use damka_core::moves::{apply, Move};
 pub struct RuleSession<'a, V: Variant> {
     tables: &'a RuleTablebase<V>,
     search: Search<'a, V>,
+    /// Whether the counted tables answer in the materials that have them
+    /// (`super::counted`); off only to check them against the search.
+    counted: bool,
 }
 
 impl<V: Variant> RuleTablebase<V> {
@@ -43,7 +46,21 @@ impl<V: Variant> RuleTablebase<V> {
         RuleSession {
             tables: self,
             search: Search::new(self, deadline),
+            counted: true,
         }
+    }
+
+    /// [`RuleTablebase::probe_rules`] by the search alone, even where a counted
+    /// table answers: the reference the counted tables are checked against.
+    #[doc(hidden)]
+    pub fn probe_rules_searched(
+        &self,
+        pos: impl Query<V>,
+        played: &Counters,
+    ) -> Result<RuleOutcome, ProbeError> {
+        let mut session = self.session(None);
+        session.counted = false;
+        session.probe_rules(pos, played)
     }
 
     /// The value of `pos` under the rule set, given the counts already `played`,
@@ -178,6 +195,10 @@ impl<V: Variant> RuleSession<'_, V> {
             if theory != Wdl::Draw {
                 outcome.rule = Some(set.counters[i].id.clone());
             }
+            return Ok(outcome);
+        }
+        if self.counted && tables.counted_plan(pos.material())?.is_some() {
+            tables.probe_counted(pos, &counts, &mut outcome)?;
             return Ok(outcome);
         }
         let search = &mut self.search;

@@ -1,7 +1,8 @@
 //! The rule tables of one rule set, beside the game-theoretic tables: per slice a
-//! DTC table (`<slice>.<set>.dtc.dkt`), an RWDL table (`<slice>.<set>.rwdl.dkt`)
-//! and, where a counter that man moves restart can bind, a DTZ table
-//! (`<slice>.<set>.dtz.dkt`).
+//! DTC table (`<slice>.<set>.dtc.dkt`), an RWDL table (`<slice>.<set>.rwdl.dkt`),
+//! where a counter that man moves restart can bind, a DTZ table
+//! (`<slice>.<set>.dtz.dkt`), and where a counter with a position condition
+//! applies, a counted DTC table (`<slice>.<set>.cdtc.dkt`, `super::counted`).
 //!
 //! A query reads them like the game-theoretic tables: memory-mapped, one block
 //! decoded at a time through the block cache, so a process probing every material
@@ -16,6 +17,7 @@ use damka_core::{white_to_move, Material, Position, Slice, Variant};
 use damka_formats::{table::rule_table_file_name, table::ValueKind};
 use damka_formats::{Dtc, RuleWdl};
 
+use super::counted::Counted;
 use super::phase::Phase;
 use super::ruleset::RuleSet;
 use crate::error::ProbeError;
@@ -25,7 +27,12 @@ use crate::table::Access;
 use crate::tablebase::Tablebase;
 
 /// The rule kinds, in the order of a slot's arrays.
-const KINDS: [ValueKind; 3] = [ValueKind::Dtc, ValueKind::RuleWdl, ValueKind::Dtz];
+const KINDS: [ValueKind; 4] = [
+    ValueKind::Dtc,
+    ValueKind::RuleWdl,
+    ValueKind::Dtz,
+    ValueKind::CountedDtc,
+];
 
 /// Block-cache keys of rule tables start here, above every key of the
 /// game-theoretic tables (which share the cache).
@@ -33,11 +40,12 @@ const CACHE_ID_BASE: u32 = 1 << 31;
 
 /// The lazily opened rule tables and phase analysis of one material: by kind (in
 /// the order of [`KINDS`]) the file opened for queries and the whole decoded
-/// table, if something asked for it.
+/// table, if something asked for it, and the counted phase, if any.
 struct Slot<V: Variant> {
-    files: [OnceLock<Opened<V>>; 3],
-    decoded: [OnceLock<Arc<SliceTable<V>>>; 3],
+    files: [OnceLock<Opened<V>>; 4],
+    decoded: [OnceLock<Arc<SliceTable<V>>>; 4],
     phase: OnceLock<Phase>,
+    counted: OnceLock<Option<Counted>>,
 }
 
 impl<V: Variant> Default for Slot<V> {
@@ -46,6 +54,7 @@ impl<V: Variant> Default for Slot<V> {
             files: Default::default(),
             decoded: Default::default(),
             phase: OnceLock::new(),
+            counted: OnceLock::new(),
         }
     }
 }
@@ -55,6 +64,7 @@ fn kind_index(kind: ValueKind) -> usize {
     match kind {
         ValueKind::Dtc => 0,
         ValueKind::Dtz => 2,
+        ValueKind::CountedDtc => 3,
         _ => 1,
     }
 }
@@ -121,16 +131,30 @@ impl<V: Variant> RuleTablebase<V> {
     }
 
     /// The whole decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`],
-    /// or else the RWDL table) of `slice`, read on first use and kept: for readers
-    /// of every entry (the generator, the statistics). Queries read the same table
-    /// from it once it is there.
+    /// [`ValueKind::CountedDtc`], or else the RWDL table) of `slice`, read on first
+    /// use and kept: for readers of every entry (the generator, the statistics,
+    /// verification). Queries read the same table from it once it is there, but
+    /// for a counted table, which they read through the block cache.
     #[doc(hidden)]
     pub fn table(&self, slice: Slice, kind: ValueKind) -> Result<Arc<SliceTable<V>>, ProbeError> {
         let cell = &self.slot(slice.material())?.decoded[kind_index(kind)];
         if let Some(table) = cell.get() {
             return Ok(table.clone());
         }
-        let table = decode_table(&self.path(slice, kind), slice, kind, self.fingerprint)?;
+        let per_position = match kind {
+            ValueKind::CountedDtc => match self.counted_plan(slice.material())? {
+                Some(plan) => u64::from(plan.sheets()),
+                None => {
+                    return Err(ProbeError::InvalidRuleSet(format!(
+                        "{slice} has no counted table under {}",
+                        self.set.name
+                    )))
+                }
+            },
+            _ => 1,
+        };
+        let path = self.path(slice, kind);
+        let table = decode_table(&path, (slice, kind, per_position), self.fingerprint)?;
         Ok(cell.get_or_init(|| table).clone())
     }
 
@@ -145,29 +169,56 @@ impl<V: Variant> RuleTablebase<V> {
         }
         let opened = match slot.files[k].get() {
             Some(opened) => opened,
-            None => self.open_table(slice, kind, &slot.files[k])?,
+            None => self.open_table(slice, kind, 1, &slot.files[k])?,
         };
         let value = opened.read(self.tablebase.cache(), white, |b, local| b.raw(local))?;
-        value.ok_or_else(|| ProbeError::CorruptTable {
-            path: opened.file.path().to_path_buf(),
-            reason: format!("a block that is not a {} block", kind.name()),
-        })
+        value.ok_or_else(|| not_a_block(opened, kind))
     }
 
-    /// Opens the `kind` table of `slice` for queries into `cell`, checking its
-    /// size and rule set; failures are not kept, so a table that appears later is
-    /// found.
+    /// The stored `u16` of state `sheet` of `white` (White to move) in the `kind`
+    /// table of `slice`, which holds `sheets` entries per position, through the
+    /// block cache.
+    #[inline]
+    pub(super) fn raw_entry(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+        white: &Position<V>,
+        sheets: u32,
+        sheet: u32,
+    ) -> Result<u16, ProbeError> {
+        let slot = self.slot(slice.material())?;
+        let k = kind_index(kind);
+        let opened = match slot.files[k].get() {
+            Some(opened) => opened,
+            None => self.open_table(slice, kind, u64::from(sheets), &slot.files[k])?,
+        };
+        let entry = opened.indexer.index(white) * u64::from(sheets) + u64::from(sheet);
+        let value = opened.read_entry(self.tablebase.cache(), entry, |b, local| b.raw(local))?;
+        value.ok_or_else(|| not_a_block(opened, kind))
+    }
+
+    /// Opens the `kind` table of `slice`, `per_position` entries per position, for
+    /// queries into `cell`, checking its size and rule set; failures are not kept,
+    /// so a table that appears later is found.
     #[cold]
     fn open_table<'a>(
         &self,
         slice: Slice,
         kind: ValueKind,
+        per_position: u64,
         cell: &'a OnceLock<Opened<V>>,
     ) -> Result<&'a Opened<V>, ProbeError> {
         let slot = slot_of(slice.material()).unwrap_or(0) as u32;
         let id = CACHE_ID_BASE + slot * KINDS.len() as u32 + kind_index(kind) as u32;
         let path = self.path(slice, kind);
-        let opened = Opened::open(&path, slice, kind, self.fingerprint, Access::Random, id)?;
+        let opened = Opened::open(
+            &path,
+            (slice, kind, per_position),
+            self.fingerprint,
+            Access::Random,
+            id,
+        )?;
         Ok(cell.get_or_init(|| opened))
     }
 
@@ -178,6 +229,17 @@ impl<V: Variant> RuleTablebase<V> {
             .slot(material)?
             .phase
             .get_or_init(|| Phase::of(&self.set, &material)))
+    }
+
+    /// The counted phase of `material` under the set (`super::counted`), if it
+    /// has one.
+    #[doc(hidden)]
+    pub fn counted_plan(&self, material: Material) -> Result<Option<&Counted>, ProbeError> {
+        Ok(self
+            .slot(material)?
+            .counted
+            .get_or_init(|| Counted::of(&self.set, &material))
+            .as_ref())
     }
 
     fn slice_of(pos: &Position<V>) -> Result<(Position<V>, Slice), ProbeError> {
@@ -216,5 +278,14 @@ impl<V: Variant> RuleTablebase<V> {
             path: self.path(slice, ValueKind::RuleWdl),
             reason: "an RWDL code above 4".into(),
         })
+    }
+}
+
+/// The error for a block of `opened` that is not of its kind.
+#[cold]
+fn not_a_block<V: Variant>(opened: &Opened<V>, kind: ValueKind) -> ProbeError {
+    ProbeError::CorruptTable {
+        path: opened.file.path().to_path_buf(),
+        reason: format!("a block that is not a {} block", kind.name()),
     }
 }

@@ -1,0 +1,399 @@
+//! Counted phases: the materials of a counter with a position condition (R3), where
+//! the rule answer depends on the counts in a way one DTC value per position cannot
+//! hold, so the rule tables store one value per state of the counts that matter.
+//!
+//! In such a material ([`Counted::of`]) the counters in force are:
+//!
+//! - the **conditional** counter (R3): in force only while its condition holds (the
+//!   lone king on the main road), restarted by nothing inside the class, so it runs
+//!   through promotions; its count `k` is below its limit `K`;
+//! - the **layer** counters: with men on the board, those that man moves restart
+//!   (R4); in a kings-only material, every other counter (R1, R2, R4), since nothing
+//!   restarts them before the phase ends. The layer count `c` is the least limit of
+//!   them, `H`, minus the least budget left (limit minus count) among them;
+//! - with men on the board, the **unbreakable** counters: every other counter (R2),
+//!   which captures and promotions restart, so they bound the plies to the next
+//!   conversion.
+//!
+//! A *sub-phase* runs to the next capture or promotion (or the end of the game). A
+//! promotion that leaves the conditional counter running leads into another counted
+//! material with every other count fresh, so the value there depends on `k` alone.
+//! Let `D(p, c, k)` be the shortest win (longest loss) to the end of the sub-phase
+//! from position `p`, layer count `c` and conditional count `k` (none while the
+//! condition does not hold), with a draw where `c` reaches `H` or `k` reaches `K`,
+//! and with no other limit. Then the side to move wins under the rules exactly when
+//! `D` is a win in at most `U` plies, `U` the least budget left among the
+//! unbreakable counters (the shortest forced win of a reachability game is the
+//! fewest plies it can be forced in), and loses likewise. In a kings-only material
+//! every move raises `c`, so `D(p, c, k)` is `D(p, 0, k)` when that is a win or a
+//! loss within `H - c` plies and a draw otherwise: only `c = 0` is stored.
+//!
+//! The generator computes `D` layer by layer, without a search (`gen`'s `counted`
+//! module); the probe reads it ([`RuleTablebase::probe_rules`] for such materials)
+//! and searches one ply for the best move.
+
+use damka_core::movegen::legal_moves;
+use damka_core::moves::{apply, Move};
+use damka_core::{Material, Position, Variant};
+use damka_formats::{table::ValueKind, Dtc, RuleWdl, Wdl};
+
+use super::phase::is_exit;
+use super::ruleset::{Counts, RuleSet};
+use super::search::RuleOutcome;
+use super::tables::RuleTablebase;
+use crate::error::ProbeError;
+
+/// How the counts decide the game in a material of a counter with a position
+/// condition (see the module docs): which counters play which part, and the order
+/// of the stored states.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    /// The conditional counter's number in the set.
+    cond: usize,
+    /// Its limit in plies, `K`.
+    cond_limit: u32,
+    /// The layer counters: number in the set and limit in plies.
+    layer: Vec<(usize, u32)>,
+    /// The least limit of the layer counters, `H`.
+    layer_limit: u32,
+    /// Whether men are on the board: man moves restart the layer count, and every
+    /// layer is stored.
+    men: bool,
+    /// The unbreakable counters: number in the set and limit in plies.
+    unbreakable: Vec<(usize, u32)>,
+}
+
+impl Counted {
+    /// The counted phase of `material` under `set`, or `None` when no counter with
+    /// a position condition applies to it, or the counters do not fit the model of
+    /// the module docs (then the search decides, as before).
+    pub fn of(set: &RuleSet, material: &Material) -> Option<Counted> {
+        let drawing: Vec<(usize, u32)> = set
+            .counters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.draws)
+            .filter_map(|(i, c)| c.limit_plies(material).map(|l| (i, l)))
+            .collect();
+        let mut conditional = drawing
+            .iter()
+            .filter(|&&(i, _)| set.counters[i].condition.is_some());
+        let &(cond, cond_limit) = conditional.next()?;
+        let resets = set.counters[cond].resets;
+        if conditional.next().is_some() || resets.man_move || resets.promotion {
+            return None;
+        }
+        let men = material.white_men + material.black_men > 0;
+        let (mut layer, mut unbreakable) = (Vec::new(), Vec::new());
+        for &(i, limit) in drawing.iter().filter(|&&(i, _)| i != cond) {
+            let resets = set.counters[i].resets;
+            if !men || (resets.man_move && resets.capture) {
+                layer.push((i, limit));
+            } else if resets.promotion && resets.capture {
+                unbreakable.push((i, limit));
+            } else {
+                return None;
+            }
+        }
+        let layer_limit = layer.iter().map(|&(_, l)| l).min()?;
+        Some(Counted {
+            cond,
+            cond_limit,
+            layer,
+            layer_limit,
+            men,
+            unbreakable,
+        })
+    }
+
+    /// The conditional counter's number in the set.
+    pub fn cond(&self) -> usize {
+        self.cond
+    }
+
+    /// The conditional counter's limit in plies, `K`.
+    pub fn cond_limit(&self) -> u32 {
+        self.cond_limit
+    }
+
+    /// The layer limit in plies, `H`.
+    pub fn layer_limit(&self) -> u32 {
+        self.layer_limit
+    }
+
+    /// Whether man moves restart the layer count (men on the board); else every
+    /// move raises it and only layer 0 is stored.
+    pub fn men(&self) -> bool {
+        self.men
+    }
+
+    /// The layers stored per conditional count: `H` with men, else 1.
+    pub fn layers(&self) -> u32 {
+        if self.men {
+            self.layer_limit
+        } else {
+            1
+        }
+    }
+
+    /// Stored states per position: `K` conditional counts times [`Counted::layers`].
+    pub fn sheets(&self) -> u32 {
+        self.cond_limit * self.layers()
+    }
+
+    /// The stored state of layer count `c` and conditional count `k` (0 where the
+    /// condition does not hold): `k * layers + c`, `c` 0 without men.
+    pub fn sheet(&self, c: u32, k: u32) -> u32 {
+        k * self.layers() + if self.men { c } else { 0 }
+    }
+
+    /// Whether the conditional counter is in force in `pos`.
+    pub fn cond_holds<V: Variant>(&self, set: &RuleSet, pos: &Position<V>) -> bool {
+        set.counters[self.cond].applies_at(pos)
+    }
+
+    /// The layer count of `counts`: `H` minus the least budget left among the
+    /// layer counters (`H` or more: a limit is reached).
+    pub fn layer_count(&self, counts: &Counts) -> u32 {
+        let left = least_left(&self.layer, counts);
+        self.layer_limit.saturating_sub(left)
+    }
+
+    /// The stored state of `counts` in a position where the conditional counter is
+    /// in force (`holds`) or not. The counts must reach no limit.
+    pub fn sheet_of(&self, counts: &Counts, holds: bool) -> u32 {
+        let k = if holds { counts[self.cond] } else { 0 };
+        self.sheet(self.layer_count(counts), k)
+    }
+
+    /// The plies the sub-phase may still last: the least budget left among the
+    /// unbreakable counters, or among the layer counters without men.
+    pub fn budget(&self, counts: &Counts) -> u32 {
+        if self.men {
+            least_left(&self.unbreakable, counts)
+        } else {
+            least_left(&self.layer, counts)
+        }
+    }
+
+    /// The value under the rules of a state whose stored `D` is `stored`, with
+    /// `counts`: `stored` if it is a win or a loss within [`Counted::budget`]
+    /// plies, else a draw.
+    pub fn decide(&self, stored: Dtc, counts: &Counts) -> Dtc {
+        match stored.distance() {
+            Some(d) if u32::from(d) <= self.budget(counts) => stored,
+            _ => Dtc::DRAW,
+        }
+    }
+
+    /// The counter that turns a theoretical result into a draw in a state whose
+    /// stored `D` is `stored` and, with the conditional count at 0, `relaxed`: a
+    /// win or loss longer than the budget names the counter with the least budget;
+    /// a draw that a fresh conditional count would undo names the conditional
+    /// counter; any other draw the conditional counter where it is in force, else
+    /// the layer counter with the least budget.
+    fn binding(&self, stored: Dtc, relaxed: Dtc, counts: &Counts, holds: bool) -> usize {
+        let least = |counters: &[(usize, u32)]| {
+            counters
+                .iter()
+                .min_by_key(|&&(i, l)| l.saturating_sub(counts[i]))
+                .map_or(self.cond, |&(i, _)| i)
+        };
+        if stored.distance().is_some() {
+            return least(if self.men {
+                &self.unbreakable
+            } else {
+                &self.layer
+            });
+        }
+        if holds && (self.decide(relaxed, counts) != Dtc::DRAW || relaxed == Dtc::DRAW) {
+            return self.cond;
+        }
+        least(&self.layer)
+    }
+}
+
+/// The least budget left (limit minus count, in plies) among `counters`, or
+/// `u32::MAX` for none.
+fn least_left(counters: &[(usize, u32)], counts: &Counts) -> u32 {
+    counters
+        .iter()
+        .map(|&(i, limit)| limit.saturating_sub(counts[i]))
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+impl<V: Variant> RuleTablebase<V> {
+    /// The stored `D` of `pos` (White to move or not) in state `sheet` of its
+    /// material's counted table.
+    fn counted_stored(
+        &self,
+        pos: &Position<V>,
+        plan: &Counted,
+        sheet: u32,
+    ) -> Result<Dtc, ProbeError> {
+        let white = damka_core::white_to_move(pos);
+        let slice = damka_core::Slice::of(&white)
+            .map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
+        let raw = self.raw_entry(slice, ValueKind::CountedDtc, &white, plan.sheets(), sheet)?;
+        Ok(Dtc::from_raw(raw))
+    }
+
+    /// The value under the rules, for its side to move, of `pos` with `counts`
+    /// in a material with a counted table: a loss in 0 when it has no legal move
+    /// (every stored state of such a position says so), a draw when a limit is
+    /// reached, else the stored `D` decided by the budget.
+    #[doc(hidden)]
+    pub fn counted_value(&self, pos: &Position<V>, counts: &Counts) -> Result<Dtc, ProbeError> {
+        if pos.pieces(pos.side()) == 0 {
+            return Ok(Dtc::loss(0));
+        }
+        let plan = self
+            .counted_plan(pos.material())?
+            .ok_or_else(|| unsupported(pos))?;
+        if self.set().limit_reached_at(counts, pos).is_some() {
+            let stuck = self.counted_stored(pos, plan, 0)? == Dtc::loss(0);
+            return Ok(if stuck { Dtc::loss(0) } else { Dtc::DRAW });
+        }
+        let holds = plan.cond_holds(self.set(), pos);
+        let stored = self.counted_stored(pos, plan, plan.sheet_of(counts, holds))?;
+        Ok(plan.decide(stored, counts))
+    }
+
+    /// The value, for the side that plays it, of the legal move `mv` from `pos`
+    /// with `counts` in a counted material: a conversion ends the sub-phase one ply
+    /// later with the value of the position it reaches (from the RWDL table at an
+    /// exit, else under the counts it leaves running); any other move is worth the
+    /// state it reaches, one ply further.
+    #[doc(hidden)]
+    pub fn counted_move(
+        &self,
+        pos: &Position<V>,
+        counts: &Counts,
+        mv: &Move,
+    ) -> Result<Dtc, ProbeError> {
+        let after = apply(pos, mv);
+        if after.pieces(after.side()) == 0 {
+            return Ok(Dtc::win(1));
+        }
+        let value = if is_exit(self.set(), pos, mv, &after) {
+            match self.rwdl(&after)?.ruled() {
+                Wdl::Win => Dtc::win(0),
+                Wdl::Draw => Dtc::DRAW,
+                Wdl::Loss => Dtc::loss(0),
+            }
+        } else {
+            let next = self.set().advance_counts(counts, pos, mv, &after);
+            let value = self.counted_value(&after, &next)?;
+            if mv.is_capture() || mv.is_promotion() {
+                Dtc::new(value.wdl(), 0)
+            } else {
+                value
+            }
+        };
+        Ok(value.back())
+    }
+
+    /// [`RuleTablebase::probe_rules`] in a material with a counted table, for a
+    /// state with a legal move and no limit reached: the stored value, the counter
+    /// that draws a theoretical result, and a best move from a one-ply search over
+    /// the stored values of the successors.
+    pub(super) fn probe_counted(
+        &self,
+        pos: &Position<V>,
+        counts: &Counts,
+        outcome: &mut RuleOutcome,
+    ) -> Result<(), ProbeError> {
+        let value = self.counted_value(pos, counts)?;
+        let ruled = value.wdl();
+        outcome.wdl = Some(RuleWdl::of(outcome.theory, ruled));
+        outcome.distance = value.distance();
+        if ruled == Wdl::Draw && outcome.theory != Wdl::Draw {
+            let plan = self
+                .counted_plan(pos.material())?
+                .ok_or_else(|| unsupported(pos))?;
+            let holds = plan.cond_holds(self.set(), pos);
+            let layer = plan.layer_count(counts);
+            let stored = self.counted_stored(pos, plan, plan.sheet_of(counts, holds))?;
+            let relaxed = self.counted_stored(pos, plan, plan.sheet(layer, 0))?;
+            let i = plan.binding(stored, relaxed, counts, holds);
+            outcome.rule = Some(self.set().counters[i].id.clone());
+        }
+        let mut best: Option<(Move, damka_formats::Value)> = None;
+        for mv in legal_moves(pos) {
+            if self.counted_move(pos, counts, &mv)? != value {
+                continue;
+            }
+            if ruled == Wdl::Loss {
+                best = Some((mv, damka_formats::Value::DRAW));
+                break;
+            }
+            let theory = self.tablebase().probe_value(apply(pos, &mv))?.back();
+            if best.is_none_or(|(_, b)| theory.better_than(b)) {
+                best = Some((mv, theory));
+            }
+        }
+        outcome.best_move = best.map(|(mv, _)| mv);
+        Ok(())
+    }
+}
+
+/// The error for a conversion that keeps a counter running into a material the
+/// counted tables do not cover (a custom set outside the model of the module docs).
+fn unsupported<V: Variant>(pos: &Position<V>) -> ProbeError {
+    ProbeError::InvalidRuleSet(format!(
+        "the rule set keeps a counter running into {pos}, whose material has no counted \
+         rule table"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::presets;
+
+    fn material(wm: u32, wk: u32, bm: u32, bk: u32) -> Material {
+        Material {
+            white_men: wm,
+            white_kings: wk,
+            black_men: bm,
+            black_kings: bk,
+        }
+    }
+
+    #[test]
+    fn r3_materials_are_counted_and_others_are_not() {
+        let set = presets::russian();
+        let kings = Counted::of(&set, &material(0, 3, 0, 1)).expect("three kings v one");
+        assert!(!kings.men());
+        assert_eq!((kings.cond_limit(), kings.layer_limit()), (10, 30));
+        assert_eq!(kings.sheets(), 10);
+        let man = Counted::of(&set, &material(1, 2, 0, 1)).expect("two kings and a man");
+        assert!(man.men());
+        assert_eq!(man.sheets(), 300);
+        assert!(Counted::of(&set, &material(2, 1, 0, 1)).is_some());
+        assert!(Counted::of(&set, &material(0, 2, 0, 1)).is_none());
+        assert!(Counted::of(&set, &material(0, 4, 0, 1)).is_none());
+        assert!(Counted::of(&presets::fmjd(), &material(0, 3, 0, 1)).is_none());
+    }
+
+    #[test]
+    fn counts_map_to_sheets_and_budgets() {
+        let set = presets::russian();
+        let kings = Counted::of(&set, &material(0, 3, 0, 1)).unwrap();
+        // R1, R2, R3, R4: R1 at 4 plies, R2 at 40 (20 left), R3 at 3.
+        let counts = [4, 40, 3, 0, 0, 0, 0, 0];
+        assert_eq!(kings.layer_count(&counts), 10);
+        assert_eq!(kings.sheet_of(&counts, true), 3);
+        assert_eq!(kings.sheet_of(&counts, false), 0);
+        assert_eq!(kings.budget(&counts), 20);
+        assert_eq!(kings.decide(Dtc::win(20), &counts), Dtc::win(20));
+        assert_eq!(kings.decide(Dtc::win(21), &counts), Dtc::DRAW);
+        let man = Counted::of(&set, &material(1, 2, 0, 1)).unwrap();
+        let counts = [0, 50, 7, 12, 0, 0, 0, 0];
+        assert_eq!(man.sheet_of(&counts, true), 7 * 30 + 12);
+        assert_eq!(man.budget(&counts), 10);
+        assert_eq!(man.decide(Dtc::loss(10), &counts), Dtc::loss(10));
+        assert_eq!(man.decide(Dtc::loss(11), &counts), Dtc::DRAW);
+    }
+}
