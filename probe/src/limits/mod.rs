@@ -49,6 +49,7 @@
 mod condition;
 mod count;
 mod counted;
+mod counted_probe;
 mod counter;
 mod counters;
 mod events;
