@@ -27,6 +27,11 @@ pub const TABLE_POSITIONS_PER_CPU_SECOND: f64 = 1.0e6;
 /// The same for the rule tables (DTC, RWDL, DTZ), which solve each group once
 /// per counter layer: slower, by the Russian ≤ 6 rule build.
 pub const RULE_POSITIONS_PER_CPU_SECOND: f64 = 0.2e6;
+/// Extra bytes per position of a rule task whose material has counted DTC
+/// tables (R3's materials: a value per position, R3 count and layer while they
+/// are solved): the Russian `2M1K-0M1K` group, 657,720 positions, peaked at about
+/// 1 GB.
+const COUNTED_BYTES_PER_POSITION: u64 = 1600;
 /// Slurm's `--mem` is the estimate plus this share, for allocator slack.
 const MEMORY_MARGIN_SHARE: u64 = 8;
 
@@ -247,8 +252,12 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
             let positions = group_positions::<V>(&slices)?;
             // The rule build keeps the group in memory with two tables of each
             // dependency (DTC and RWDL) and the group's own RWDL codes.
-            let memory = need.resident + need.dependencies + 4 * positions;
+            let mut memory = need.resident + need.dependencies + 4 * positions;
             let mut kinds = vec![ValueKind::RuleWdl];
+            if rules.counted_plan(head.material())?.is_some() {
+                kinds.push(ValueKind::CountedDtc);
+                memory += COUNTED_BYTES_PER_POSITION * positions;
+            }
             if zeroing {
                 kinds.push(ValueKind::Dtz);
             }
