@@ -15,10 +15,12 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     apt-get update
     apt-get install -y chromium chromium-driver
 fi
-if [ ! -f tables/russian/0M3K-0M1K.russian.rwdl.dkt ]; then
+cargo build --release --quiet
+# The quickstart tables, built (or completed) unless they answer the question.
+if ! ./target/release/damka probe --variant russian --dir tables --rules russian \
+    --played R1=4 "W:WKa1,Kc1,Ke1:BKh2" >/dev/null 2>&1; then
     bash scripts/quickstart.sh
 fi
-cargo build --release --quiet
 
 ./target/release/damka serve --dir tables --addr "127.0.0.1:$port" &
 server=$!

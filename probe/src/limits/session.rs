@@ -199,6 +199,9 @@ impl<V: Variant> RuleSession<'_, V> {
         }
         if self.counted && tables.counted_plan(pos.material())?.is_some() {
             tables.probe_counted(pos, &counts, &mut outcome)?;
+            if !with_best {
+                outcome.best_move = None;
+            }
             return Ok(outcome);
         }
         let search = &mut self.search;
