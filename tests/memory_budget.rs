@@ -10,27 +10,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{damka, temp_dir};
+use common::{damka, russian_files as files, temp_dir};
 use damka_core::{build_order, dependencies, Russian, Slice};
 use damka_gen::solve::{Dtw, Group};
 use damka_gen::store::{FileStore, SolvedSlice, TableStore};
 use damka_probe::Tablebase;
-
-/// Every file of `dir/russian`, sorted by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(dir.join("russian"))
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 /// The arguments of `damka gen` building Russian up to 4 pieces into `dir`.
 fn gen_args(dir: &Path) -> Vec<String> {

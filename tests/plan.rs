@@ -8,23 +8,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
 
-use common::{damka, temp_dir};
-
-/// Every file of `dir/russian`, sorted by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(dir.join("russian"))
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
+use common::{damka, russian_files as files, temp_dir};
 
 /// `damka plan` of Russian up to `pieces` into `dir` in `format`, with `extra`.
 fn plan(dir: &Path, pieces: &str, format: &str, extra: &[&str]) -> String {

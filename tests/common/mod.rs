@@ -234,3 +234,19 @@ pub fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>
         .map(|(p, d)| (*p, d.map_or(Value::DRAW, Value::decided)))
         .collect()
 }
+
+/// Every file of `dir/russian`, sorted by name, with its bytes.
+pub fn russian_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir.join("russian"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
