@@ -3,7 +3,8 @@
 //! hole-free combinatorial index of their positions.
 //!
 //! This crate has no I/O: an engine that needs only the move generator depends on
-//! it alone.
+//! it alone. (Its one other dependency, `memmap2`, gives [`huge`] arrays anonymous
+//! memory, not files.)
 #![warn(missing_docs)]
 
 #[doc(hidden)]
@@ -14,6 +15,8 @@ pub mod dense;
 pub mod enumerate;
 pub mod error;
 pub mod fen;
+#[doc(hidden)]
+pub mod huge;
 pub mod index;
 pub mod movegen;
 pub mod moves;

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Arc;
 
 use bitvec::vec::BitVec;
+use damka_core::huge::{HugeArray, Zeroed};
 use damka_core::position::rotate;
 use damka_core::prefetch::prefetch;
 use damka_core::{apply, Move};
@@ -356,8 +357,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     fn solve_unit(&self, unit: &Unit) {
         let k = self.block_size() as usize;
         let n = k * unit.count;
-        let mut cells = Vec::with_capacity(n);
-        cells.resize_with(n, Cell::default);
+        let mut cells = HugeArray::<Cell>::zeroed(n);
         self.forward_pass(unit, &mut cells);
 
         // Predecessors are found only by un-moving kings.
@@ -385,7 +385,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             // A ply's frontier is processed in parallel when it is large (a
             // kings-only slice is one unit, so this is its only parallelism);
             // every push goes to a later ply, so the order does not matter.
-            let state = (cells.as_slice(), ranks.as_slice());
+            let state = (&*cells, ranks.as_slice());
             if items.len() >= PARALLEL_FRONTIER {
                 let pushed: Vec<Vec<(u32, u16)>> = items
                     .par_chunks(FRONTIER_CHUNK)
@@ -446,7 +446,11 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         (updates, pushed): Scratch<'_>,
     ) {
         let k = self.block_size() as usize;
-        for batch in items.chunks(SETTLE_BATCH) {
+        for (b, batch) in items.chunks(SETTLE_BATCH).enumerate() {
+            // The frontier is in no particular order: ask for the next batch's
+            // cells now, so that they arrive while this batch is settled.
+            let next = items.iter().skip((b + 1) * SETTLE_BATCH).take(SETTLE_BATCH);
+            next.for_each(|&local| prefetch(&cells[local as usize]));
             // First decide the batch and list its predecessors, prefetching each
             // cell; then update them, so that their cache misses overlap.
             updates.clear();
@@ -662,6 +666,10 @@ struct Cell {
     /// [`WIN_QUEUED`], [`DRAW_OUTSIDE`], [`CAPTURE`].
     flags: AtomicU8,
 }
+
+// SAFETY: every field is an integer or an atomic integer, and zero is the
+// default of each: a zero-filled cell is `Cell::default()`.
+unsafe impl Zeroed for Cell {}
 
 impl Cell {
     /// Records what the forward pass learnt.

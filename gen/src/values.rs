@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 
 use bitvec::vec::BitVec;
+use damka_core::huge::HugeArray;
 use damka_core::{SliceIndexer, Variant};
 
 use crate::error::GenError;
@@ -30,8 +31,8 @@ enum Place {
     /// In memory: a raw value and a capture bit per position, blocks in the
     /// order of their ordinal within the key.
     Resident {
-        values: Vec<AtomicU16>,
-        captures: Vec<AtomicU64>,
+        values: HugeArray<AtomicU16>,
+        captures: HugeArray<AtomicU64>,
     },
     /// In the spill file, from byte `offset`: the values (little-endian `u16`),
     /// then the capture words (little-endian `u64`).
@@ -54,7 +55,7 @@ pub struct SlotValues {
     spill: Option<(File, u64)>,
     /// With [`SlotValues::allocate_all`]: every value and capture bit by index,
     /// read and written directly (no key lookup on the solver's hot path).
-    flat: Option<(Vec<AtomicU16>, Vec<AtomicU64>)>,
+    flat: Option<(HugeArray<AtomicU16>, HugeArray<AtomicU64>)>,
 }
 
 impl SlotValues {
@@ -138,11 +139,11 @@ impl SlotValues {
         let (file, end) = self.spill.as_mut().expect("opened above");
         let offset = *end;
         let mut out = BufWriter::new(&*file);
-        for v in &values {
+        for v in values.iter() {
             out.write_all(&v.load(Ordering::Relaxed).to_le_bytes())
                 .map_err(fail)?;
         }
-        for w in &captures {
+        for w in captures.iter() {
             out.write_all(&w.load(Ordering::Relaxed).to_le_bytes())
                 .map_err(fail)?;
         }
@@ -305,12 +306,8 @@ impl SlotValues {
 }
 
 /// `n` draws and `n` clear capture bits.
-fn zeroed(n: usize) -> (Vec<AtomicU16>, Vec<AtomicU64>) {
-    let mut values = Vec::with_capacity(n);
-    values.resize_with(n, || AtomicU16::new(0));
-    let mut captures = Vec::with_capacity(n.div_ceil(64));
-    captures.resize_with(n.div_ceil(64), || AtomicU64::new(0));
-    (values, captures)
+fn zeroed(n: usize) -> (HugeArray<AtomicU16>, HugeArray<AtomicU64>) {
+    (HugeArray::zeroed(n), HugeArray::zeroed(n.div_ceil(64)))
 }
 
 impl ValueSource for SlotValues {

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use damka_core::huge::HugeArray;
 use damka_core::{Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::Value;
@@ -27,9 +28,9 @@ pub struct SliceTable<V: Variant> {
 #[derive(Debug)]
 enum RawValues {
     /// Every value fits in a byte.
-    Narrow(Vec<u8>),
+    Narrow(HugeArray<u8>),
     /// Some value does not.
-    Wide(Vec<u16>),
+    Wide(HugeArray<u16>),
 }
 
 impl<V: Variant> SliceTable<V> {
@@ -129,7 +130,7 @@ pub(crate) fn decode_table<V: Variant>(
     };
     // A byte per entry first; a block with a value that needs two bytes makes
     // the whole table wide, decoded a second time.
-    let mut narrow = vec![0u8; size];
+    let mut narrow = HugeArray::<u8>::zeroed(size);
     let fits = narrow.par_chunks_mut(per_block).enumerate().try_fold(
         || true,
         |fits, (block, out)| -> Result<bool, ProbeError> {
@@ -152,7 +153,7 @@ pub(crate) fn decode_table<V: Variant>(
         RawValues::Narrow(narrow)
     } else {
         drop(narrow);
-        let mut values = vec![0u16; size];
+        let mut values = HugeArray::<u16>::zeroed(size);
         values.par_chunks_mut(per_block).enumerate().try_for_each(
             |(block, out)| -> Result<(), ProbeError> {
                 match file.decode_block(block as u64)? {
