@@ -492,6 +492,13 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     continue;
                 }
                 if !won {
+                    // A win queued for this ply or an earlier one needs no second
+                    // entry (plies are settled in increasing order).
+                    let queued = cell.first_ply.load(Ordering::Relaxed);
+                    if flags & WIN_QUEUED != 0 && queued <= ply + 1 {
+                        continue;
+                    }
+                    cell.first_ply.store(ply + 1, Ordering::Relaxed);
                     if shared {
                         cell.flags.fetch_or(WIN_QUEUED, Ordering::Relaxed);
                     } else {
@@ -659,7 +666,8 @@ struct Cell {
     value: AtomicU16,
     /// The longest loss by a move leaving the unit (written by the forward pass).
     loss_floor: u16,
-    /// The ply at which the forward pass queued the position, or [`NOT_QUEUED`].
+    /// The ply at which the forward pass queued the position, or [`NOT_QUEUED`];
+    /// once the backward pass queues a win for it, the ply of that win.
     first_ply: AtomicU16,
     /// King moves not yet known to lose for the mover.
     count: AtomicU8,
