@@ -24,6 +24,8 @@ pub mod perft;
 pub mod position;
 #[doc(hidden)]
 pub mod prefetch;
+#[doc(hidden)]
+pub mod rays;
 pub mod slice;
 pub mod subslice;
 pub mod variant;

@@ -14,6 +14,7 @@
 
 use crate::color::Color;
 use crate::position::{Bits, Position};
+use crate::rays::Rays;
 use crate::variant::Variant;
 
 /// A legal move, in the padded bit layout of its variant.
@@ -174,14 +175,11 @@ pub fn count_moves<V: Variant>(pos: &Position<V>, scratch: &mut Vec<Move>) -> u6
 #[inline]
 pub fn count_king_moves<V: Variant>(pos: &Position<V>) -> u32 {
     let (own, _, empty) = sides(pos);
+    let occupied = V::GEOMETRY.mask & !empty;
     let mut count = 0;
     for king in Bits(own & pos.kings()) {
-        for d in directions::<V>() {
-            let mut s = shift::<V>(1u64 << king, d);
-            while s & empty != 0 {
-                count += 1;
-                s = shift::<V>(s, d);
-            }
+        for d in 0..4 {
+            count += Rays::<V>::reach(king, d, occupied).0.count_ones();
         }
     }
     count
@@ -196,13 +194,11 @@ pub fn has_capture<V: Variant>(pos: &Position<V>) -> bool {
             return true;
         }
     }
+    let occupied = V::GEOMETRY.mask & !empty;
     for king in Bits(own & pos.kings()) {
-        for d in directions::<V>() {
-            let mut s = shift::<V>(1u64 << king, d);
-            while s & empty != 0 {
-                s = shift::<V>(s, d);
-            }
-            if s & opp != 0 && shift::<V>(s, d) & empty != 0 {
+        for (d, step) in directions::<V>().into_iter().enumerate() {
+            let (_, blocker) = Rays::<V>::reach(king, d, occupied);
+            if blocker & opp != 0 && shift::<V>(blocker, step) & empty != 0 {
                 return true;
             }
         }
@@ -215,12 +211,12 @@ pub fn has_capture<V: Variant>(pos: &Position<V>) -> bool {
 pub fn generate_quiet<V: Variant>(pos: &Position<V>, out: &mut Vec<Move>) {
     generate_man_moves(pos, out);
     let (own, _, empty) = sides(pos);
+    let occupied = V::GEOMETRY.mask & !empty;
     for king in Bits(own & pos.kings()) {
-        for d in directions::<V>() {
-            let mut s = shift::<V>(1u64 << king, d);
-            while s & empty != 0 {
-                out.push(Move::new(king, s.trailing_zeros(), 0, false));
-                s = shift::<V>(s, d);
+        for d in 0..4 {
+            let (reach, _) = Rays::<V>::reach(king, d, occupied);
+            for to in Rays::<V>::nearest_first(reach, d) {
+                out.push(Move::new(king, to, 0, false));
             }
         }
     }
@@ -342,36 +338,28 @@ impl<V: Variant, F: FnMut(u32, u32, u64, bool, &[u8])> CaptureSearch<'_, V, F> {
     /// Extends a king's sequence at bit `at`; returns whether any jump was possible.
     /// `crowned` tells that the piece was a man promoted during this capture.
     fn king(&mut self, at: u32, captured: u64, depth: usize, crowned: bool) -> bool {
+        let occupied = V::GEOMETRY.mask & !self.empty;
         let mut found = false;
-        for d in directions::<V>() {
-            let mut s = shift::<V>(1u64 << at, d);
-            while s & self.empty != 0 {
-                s = shift::<V>(s, d);
-            }
-            if s & self.opp & !captured == 0 {
+        for d in 0..4 {
+            let (_, victim) = Rays::<V>::reach(at, d, occupied);
+            if victim & self.opp & !captured == 0 {
                 continue;
             }
-            let first_landing = shift::<V>(s, d);
-            if first_landing & self.empty == 0 {
+            let (landings, _) = Rays::<V>::reach(victim.trailing_zeros(), d, occupied);
+            if landings == 0 {
                 continue;
             }
             found = true;
-            let captured = captured | s;
+            let captured = captured | victim;
             let mut continued = false;
-            let mut l = first_landing;
-            while l & self.empty != 0 {
-                let to = l.trailing_zeros();
+            for to in Rays::<V>::nearest_first(landings, d) {
                 self.path[depth] = to as u8;
                 continued |= self.king(to, captured, depth + 1, crowned);
-                l = shift::<V>(l, d);
             }
             if !continued {
-                let mut l = first_landing;
-                while l & self.empty != 0 {
-                    let to = l.trailing_zeros();
+                for to in Rays::<V>::nearest_first(landings, d) {
                     self.path[depth] = to as u8;
                     self.finish(to, captured, crowned, depth + 1);
-                    l = shift::<V>(l, d);
                 }
             }
         }

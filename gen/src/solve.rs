@@ -36,8 +36,8 @@ use damka_core::position::rotate;
 use damka_core::prefetch::prefetch;
 use damka_core::{apply, Move};
 use damka_core::{
-    movegen::count_king_moves, movegen::directions, movegen::generate_captures,
-    movegen::generate_man_moves, movegen::has_capture, movegen::shift,
+    movegen::count_king_moves, movegen::generate_captures, movegen::generate_man_moves,
+    movegen::has_capture, rays::Rays,
 };
 use damka_core::{Bits, BlockRanks, BlockWalk, Material, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{Value, Wdl};
@@ -642,15 +642,12 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         let after = pos.flipped();
         let (white, black, kings) = (after.white(), after.black(), after.kings());
         let (white_kings, black_kings) = (white & kings, black & kings);
-        let empty = after.empty();
+        let occupied = V::GEOMETRY.mask & !after.empty();
         for king in Bits(white_kings) {
-            let from = 1u64 << king;
-            let others = white_kings & !from;
-            for d in directions::<V>() {
-                let mut s = shift::<V>(from, d);
-                while s & empty != 0 {
-                    f(others | s, black_kings);
-                    s = shift::<V>(s, d);
+            let others = white_kings & !(1u64 << king);
+            for d in 0..4 {
+                for to in Bits(Rays::<V>::reach(king, d, occupied).0) {
+                    f(others | 1u64 << to, black_kings);
                 }
             }
         }
