@@ -95,7 +95,7 @@ pub fn build_rules<V: Variant>(
             phase_tables(&rules, &store, head, deps)?
         };
         if zeroing {
-            let mut group = Group::new(head, Zeroing::new(exits, fresh)?)?;
+            let mut group = Group::new(head, Zeroing::dtz(exits, fresh)?)?;
             group.solve(&|_| {})?;
             for slot in group.into_slots() {
                 let slice = slot.slice();
@@ -116,7 +116,7 @@ pub fn build_rules<V: Variant>(
 }
 
 /// The slices of the solve group of `head`: itself and its mirror.
-fn group_slices(head: Slice) -> Vec<Slice> {
+pub(crate) fn group_slices(head: Slice) -> Vec<Slice> {
     if head.is_self_mirror() {
         vec![head]
     } else {

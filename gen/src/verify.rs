@@ -149,6 +149,47 @@ pub fn verify<V: Variant>(
     Ok(report)
 }
 
+/// The found mismatches of one chunk of positions: how many, and the first few.
+pub(crate) type Found = (u64, Vec<Mismatch>);
+
+/// Checks every position of `slice` (`size` positions) with `check`, which is
+/// given an index and adds what is wrong there to its chunk's [`Found`]: chunks
+/// in parallel, progress reported to `progress` as one group.
+pub(crate) fn check_slice(
+    slice: Slice,
+    size: u64,
+    progress: Option<OnProgress<'_>>,
+    check: impl Fn(u64, &mut Found) -> Result<(), GenError> + Sync,
+) -> Result<Vec<Found>, GenError> {
+    send(
+        progress,
+        Progress::GroupStarted {
+            slice,
+            positions: size,
+        },
+    );
+    const CHUNK: u64 = 1 << 14;
+    let chunks = (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let end = ((c + 1) * CHUNK).min(size);
+            let mut found = (0, Vec::new());
+            for index in c * CHUNK..end {
+                check(index, &mut found)?;
+            }
+            send(
+                progress,
+                Progress::Advanced {
+                    positions: end - c * CHUNK,
+                },
+            );
+            Ok(found)
+        })
+        .collect::<Result<_, GenError>>()?;
+    send(progress, Progress::GroupFinished { slice });
+    Ok(chunks)
+}
+
 impl VerifyReport {
     /// Adds `tables` tables of `positions` positions, whose chunks found the
     /// given mismatch counts and examples.
