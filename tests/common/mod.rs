@@ -2,13 +2,15 @@
 //! into a temporary directory, and a deliberately naive solver — every position in
 //! a `HashMap`, plain iteration to a fixed point, nothing shared with the generator
 //! but the move generator. The submodules add a naive solver of the game under a
-//! rule set ([`rules_naive`]), constructed move-limit cases
+//! rule set ([`rules_naive`]), a naive solver of moves to conversion
+//! ([`mtc_naive`]), constructed move-limit cases
 //! ([`rule_cases_data`]) and the C programs of the C ABI's tests ([`c_abi`]).
 //!
 //! Each test crate uses only some of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
 pub mod c_abi;
+pub mod mtc_naive;
 pub mod rule_cases_data;
 pub mod rules_naive;
 
