@@ -10,35 +10,13 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::mtc_naive::naive_mtc;
-use common::{all_positions, damka, naive_solve, temp_dir};
+use common::{all_positions, build_tables_by, damka, naive_solve, temp_dir};
 use damka_core::{Color, Position, Russian, Slice, Variant};
 use damka_formats::{table::ValueKind, Dtc, Wdl};
+use damka_gen::build_mtc;
 use damka_gen::store::FileStore;
-use damka_gen::{build_mtc, BuildOptions};
 use damka_probe::Tablebase;
 use damka_stats::stats::{metric_stats, Metric};
-
-/// Builds the DTW and MTC tables of every slice of up to `pieces` pieces into
-/// `dir`, then those of the slices `extra` (in order).
-fn build_mtc_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
-    let options = BuildOptions {
-        root: dir.to_path_buf(),
-        max_pieces: pieces,
-        only: None,
-        memory: None,
-        progress: None,
-    };
-    build_mtc::<V>(&options, &mut |_| {}).unwrap();
-    for name in extra {
-        let slice: Slice = name.parse().unwrap();
-        let only = BuildOptions {
-            max_pieces: slice.pieces(),
-            only: Some(slice),
-            ..options.clone()
-        };
-        build_mtc::<V>(&only, &mut |_| {}).unwrap();
-    }
-}
 
 /// Checks the probe and the statistics of the MTC tables in `dir` against the
 /// naive solver on `positions`.
@@ -111,7 +89,7 @@ fn russian_mtc_up_to_three_pieces_and_four_kings_agree_with_the_naive_solver() {
     let tmp = temp_dir("mtc-naive-russian");
     let dir = tmp.path().to_path_buf();
     let kings = ["0M2K-0M2K", "0M3K-0M1K"];
-    build_mtc_tables::<Russian>(&dir, 3, &kings);
+    build_tables_by(build_mtc::<Russian>, &dir, 3, &kings);
     cross_check::<Russian>(&dir, &all_positions(3, false));
     let four: Vec<Position<Russian>> = all_positions(4, true);
     cross_check::<Russian>(&dir, &four);

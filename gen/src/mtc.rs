@@ -62,14 +62,7 @@ pub fn build_mtc<V: Variant>(
             let (values, _) = slot.into_values()?;
             store.write_table(slice, ValueKind::Mtc, &values)?;
         }
-        let built = BuiltGroup {
-            slices,
-            positions,
-            elapsed: started.elapsed(),
-            spilled: false,
-        };
-        on_group(&built);
-        report.built.push(built);
+        report.record(BuiltGroup::in_memory(slices, positions, started), on_group);
     }
     Ok(report)
 }

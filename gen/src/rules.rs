@@ -103,14 +103,7 @@ pub fn build_rules<V: Variant>(
                 store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtz, &values)?;
             }
         }
-        let built = BuiltGroup {
-            slices,
-            positions,
-            elapsed: started.elapsed(),
-            spilled: false,
-        };
-        on_group(&built);
-        report.built.push(built);
+        report.record(BuiltGroup::in_memory(slices, positions, started), on_group);
     }
     Ok(report)
 }

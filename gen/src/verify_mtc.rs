@@ -16,7 +16,7 @@ use damka_probe::Tablebase;
 
 use crate::error::GenError;
 use crate::progress::OnProgress;
-use crate::verify::{check_slice, tables_in, Mismatch, VerifyReport, EXAMPLES};
+use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
 use crate::verify_rules::{derive, reached, show};
 
 /// Verifies the MTC table of every slice under `root` that has one, reporting
@@ -47,16 +47,13 @@ pub fn verify_mtc<V: Variant>(
             })?;
             let wdl = theory.get(index).wdl();
             if stored != expected || stored.wdl() != wdl {
-                found.0 += 1;
-                if found.1.len() < EXAMPLES {
-                    found.1.push(Mismatch {
-                        slice,
-                        table: "mtc",
-                        fen: pos.to_string(),
-                        stored: show(stored),
-                        expected: format!("{} (the DTW table: {wdl})", show(expected)),
-                    });
-                }
+                record(found, || Mismatch {
+                    slice,
+                    table: "mtc",
+                    fen: pos.to_string(),
+                    stored: show(stored),
+                    expected: format!("{} (the DTW table: {wdl})", show(expected)),
+                });
             }
             Ok(())
         })?;

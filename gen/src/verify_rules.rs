@@ -28,7 +28,7 @@ use damka_probe::{limits::is_exit, limits::RuleSet, limits::RuleTablebase, limit
 
 use crate::error::GenError;
 use crate::progress::OnProgress;
-use crate::verify::{check_slice, tables_in, Found, Mismatch, VerifyReport, EXAMPLES};
+use crate::verify::{check_slice, record, tables_in, Found, Mismatch, VerifyReport};
 use crate::verify_counted::CountedChecker;
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them,
@@ -86,16 +86,13 @@ impl<'a, V: Variant> Checker<'a, V> {
     fn check(&self, index: u64, found: &mut Found) -> Result<(), GenError> {
         let pos = self.theory.indexer().position(index);
         let mut record = |table: &'static str, stored: String, expected: String| {
-            found.0 += 1;
-            if found.1.len() < EXAMPLES {
-                found.1.push(Mismatch {
-                    slice: self.slice,
-                    table,
-                    fen: pos.to_string(),
-                    stored,
-                    expected,
-                });
-            }
+            record(found, || Mismatch {
+                slice: self.slice,
+                table,
+                fen: pos.to_string(),
+                stored,
+                expected,
+            })
         };
         let dtc = self.rules.dtc(&pos)?;
         let expected = self.successors(&pos, false)?;

@@ -344,18 +344,30 @@ impl<V: Variant> Tablebase<V> {
     #[doc(hidden)]
     #[inline]
     pub fn stored_value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
+        Ok(self
+            .stored_raw(pos, ValueKind::Dtw)?
+            .map_or(Value::LOST, Value::from_raw))
+    }
+
+    /// The raw entry that the `kind` table ([`ValueKind::Dtw`] or
+    /// [`ValueKind::Mtc`]) of its slice stores for `pos`, either side to move;
+    /// `None` when the side to move has no pieces (it has lost).
+    #[inline]
+    fn stored_raw(&self, pos: &Position<V>, kind: ValueKind) -> Result<Option<u16>, ProbeError> {
         if !self.check(pos)? {
-            return Ok(Value::LOST);
+            return Ok(None);
         }
-        let pos = white_to_move(pos);
-        let slice = Slice::of(&pos).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
-        let table = self.dtw_table(slice)?;
-        table
-            .read(&self.cache, &pos, |block, local| block.value(local))?
-            .ok_or_else(|| ProbeError::CorruptTable {
-                path: table.file.path().to_path_buf(),
-                reason: "a WDL block in a DTW table".into(),
-            })
+        let white = white_to_move(pos);
+        let slice = Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
+        let table = match kind {
+            ValueKind::Mtc => self.mtc_table(slice)?,
+            _ => self.dtw_table(slice)?,
+        };
+        let raw = table.read(&self.cache, &white, |block, local| block.raw(local))?;
+        raw.map(Some).ok_or_else(|| ProbeError::CorruptTable {
+            path: table.file.path().to_path_buf(),
+            reason: format!("a WDL block in a {} table", kind.name()),
+        })
     }
 
     /// The distance to win in plies (for a win or a loss: the plies to the end of
@@ -373,20 +385,8 @@ impl<V: Variant> Tablebase<V> {
     /// positions included, is stored exactly): [`ProbeError::MissingTable`] when
     /// it was not built.
     pub fn probe_mtc(&self, pos: impl Query<V>) -> Result<Dtc, ProbeError> {
-        let pos = pos.position()?;
-        if !self.check(&pos)? {
-            return Ok(Dtc::loss(0));
-        }
-        let white = white_to_move(&pos);
-        let slice = Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
-        let table = self.mtc_table(slice)?;
-        table
-            .read(&self.cache, &white, |block, local| block.raw(local))?
-            .ok_or_else(|| ProbeError::CorruptTable {
-                path: table.file.path().to_path_buf(),
-                reason: "a WDL block in an MTC table".into(),
-            })
-            .map(Dtc::from_raw)
+        let raw = self.stored_raw(&pos.position()?, ValueKind::Mtc)?;
+        Ok(raw.map_or(Dtc::loss(0), Dtc::from_raw))
     }
 
     /// A best move: the shortest win, else a drawing move, else the longest loss.

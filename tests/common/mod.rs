@@ -25,7 +25,7 @@ use tempfile::TempDir;
 use damka_core::{apply, legal_moves};
 use damka_core::{Color, PieceKind, Position, Slice, Variant};
 use damka_formats::Value;
-use damka_gen::{build, BuildOptions};
+use damka_gen::{build, BuildOptions, BuildReport, BuiltGroup, GenError};
 
 /// What a run of the `damka` binary printed, and whether it succeeded.
 pub struct Run {
@@ -72,6 +72,15 @@ pub fn temp_dir(tag: &str) -> TempDir {
 /// Builds every table of up to `pieces` pieces into `dir`, then the slices
 /// `extra` (in order, each with its dependencies already built).
 pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
+    build_tables_by(build::<V>, dir, pieces, extra);
+}
+
+/// A build of the generator: `damka_gen::build` or `damka_gen::build_mtc`.
+pub type Builder =
+    fn(&BuildOptions<'_>, &mut dyn FnMut(&BuiltGroup)) -> Result<BuildReport, GenError>;
+
+/// [`build_tables`] by `builder`.
+pub fn build_tables_by(builder: Builder, dir: &Path, pieces: u32, extra: &[&str]) {
     let options = BuildOptions {
         root: dir.to_path_buf(),
         max_pieces: pieces,
@@ -79,7 +88,7 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
         memory: None,
         progress: None,
     };
-    build::<V>(&options, &mut |_| {}).unwrap();
+    builder(&options, &mut |_| {}).unwrap();
     for name in extra {
         let slice: Slice = name.parse().unwrap();
         let only = BuildOptions {
@@ -87,7 +96,7 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
             only: Some(slice),
             ..options.clone()
         };
-        build::<V>(&only, &mut |_| {}).unwrap();
+        builder(&only, &mut |_| {}).unwrap();
     }
 }
 
@@ -195,46 +204,55 @@ pub fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>
                 .collect()
         })
         .collect();
-    let mut dtw: Vec<Option<u16>> = vec![None; positions.len()];
-    let successor_dtw = |dtw: &Vec<Option<u16>>, s: &Option<usize>| match s {
+    let successor_dtw = |dtw: &[Option<u16>], s: &Option<usize>| match s {
         None => Some(0),
         Some(i) => dtw[*i],
     };
-    let mut quiet_rounds = 0;
-    let mut d: u16 = 0;
-    while quiet_rounds < 2 {
-        let mut found = Vec::new();
-        for (i, succ) in successors.iter().enumerate() {
-            if dtw[i].is_some() {
-                continue;
-            }
-            let decided = if d % 2 == 1 {
-                succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1))
-            } else {
-                succ.iter()
-                    .all(|s| successor_dtw(&dtw, s).is_some_and(|x| x % 2 == 1 && x < d))
-                    && (succ.is_empty()
-                        || succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1)))
-            };
-            if decided {
-                found.push(i);
-            }
-        }
-        quiet_rounds = if found.is_empty() {
-            quiet_rounds + 1
+    let dtw = in_rounds(positions.len(), |i, d, dtw| {
+        let succ = &successors[i];
+        let decided = if d % 2 == 1 {
+            succ.iter().any(|s| successor_dtw(dtw, s) == Some(d - 1))
         } else {
-            0
+            succ.iter()
+                .all(|s| successor_dtw(dtw, s).is_some_and(|x| x % 2 == 1 && x < d))
+                && (succ.is_empty() || succ.iter().any(|s| successor_dtw(dtw, s) == Some(d - 1)))
         };
-        for i in found {
-            dtw[i] = Some(d);
-        }
-        d += 1;
-    }
+        decided.then_some(d)
+    });
     positions
         .iter()
         .zip(dtw)
         .map(|(p, d)| (*p, d.map_or(Value::DRAW, Value::decided)))
         .collect()
+}
+
+/// Decides `n` positions in rounds `d` = 0, 1, ...: in round `d`, `decide(i, d,
+/// values)` gives the value of each undecided position `i` that round `d`
+/// decides, from the values of the earlier rounds (`values`, by position), or
+/// `None`. Stops after two rounds in a row decide nothing; positions never
+/// decided are `None`.
+pub fn in_rounds<T: Copy>(
+    n: usize,
+    mut decide: impl FnMut(usize, u16, &[Option<T>]) -> Option<T>,
+) -> Vec<Option<T>> {
+    let mut values = vec![None; n];
+    let (mut quiet_rounds, mut d) = (0, 0u16);
+    while quiet_rounds < 2 {
+        let found: Vec<(usize, T)> = (0..n)
+            .filter(|&i| values[i].is_none())
+            .filter_map(|i| decide(i, d, &values).map(|v| (i, v)))
+            .collect();
+        quiet_rounds = if found.is_empty() {
+            quiet_rounds + 1
+        } else {
+            0
+        };
+        for (i, value) in found {
+            values[i] = Some(value);
+        }
+        d += 1;
+    }
+    values
 }
 
 /// Every file of `dir/russian`, sorted by name, with its bytes.

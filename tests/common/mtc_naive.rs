@@ -9,6 +9,8 @@ use damka_core::{apply, legal_moves};
 use damka_core::{Position, Variant};
 use damka_formats::{Dtc, Value, Wdl};
 
+use super::in_rounds;
+
 /// What a move is worth to its mover, as far as MTC goes.
 #[derive(Clone, Copy)]
 enum Step {
@@ -51,9 +53,8 @@ pub fn naive_mtc<V: Variant>(
                 .collect()
         })
         .collect();
-    let mut mtc: Vec<Option<Dtc>> = vec![None; positions.len()];
     // The mover's outcome and distance of a step, if known.
-    let value = |mtc: &Vec<Option<Dtc>>, step: &Step| -> Option<(Wdl, u16)> {
+    let value = |mtc: &[Option<Dtc>], step: &Step| -> Option<(Wdl, u16)> {
         match step {
             Step::Converts(Wdl::Draw) => Some((Wdl::Draw, 0)),
             Step::Converts(wdl) => Some((*wdl, 1)),
@@ -63,37 +64,17 @@ pub fn naive_mtc<V: Variant>(
             }),
         }
     };
-    let mut quiet_rounds = 0;
-    let mut d: u16 = 0;
-    while quiet_rounds < 2 {
-        let mut found = Vec::new();
-        for (i, steps) in steps.iter().enumerate() {
-            if mtc[i].is_some() {
-                continue;
-            }
-            let values: Vec<Option<(Wdl, u16)>> = steps.iter().map(|s| value(&mtc, s)).collect();
-            if values.contains(&Some((Wdl::Win, d))) {
-                found.push((i, Dtc::win(d)));
-                continue;
-            }
-            let all_lost = values
-                .iter()
-                .all(|v| matches!(v, Some((Wdl::Loss, l)) if *l <= d));
-            let longest = values.iter().flatten().map(|(_, l)| *l).max().unwrap_or(0);
-            if all_lost && longest == d {
-                found.push((i, Dtc::loss(d)));
-            }
+    let mtc = in_rounds(positions.len(), |i, d, mtc| {
+        let values: Vec<Option<(Wdl, u16)>> = steps[i].iter().map(|s| value(mtc, s)).collect();
+        if values.contains(&Some((Wdl::Win, d))) {
+            return Some(Dtc::win(d));
         }
-        quiet_rounds = if found.is_empty() {
-            quiet_rounds + 1
-        } else {
-            0
-        };
-        for (i, value) in found {
-            mtc[i] = Some(value);
-        }
-        d += 1;
-    }
+        let all_lost = values
+            .iter()
+            .all(|v| matches!(v, Some((Wdl::Loss, l)) if *l <= d));
+        let longest = values.iter().flatten().map(|(_, l)| *l).max().unwrap_or(0);
+        (all_lost && longest == d).then_some(Dtc::loss(d))
+    });
     positions
         .iter()
         .zip(mtc)
