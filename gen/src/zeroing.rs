@@ -57,6 +57,7 @@ impl<V: Variant> Zeroing<V> {
         Zeroing::new(exits, own, |raw| Value::from_raw(raw).wdl())
     }
 
+    /// The metric over `exits` and `own`, whose stored codes `outcome` reads.
     fn new(
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
         own: Vec<(Slice, Vec<u16>)>,

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use tempfile::TempDir;
 
 use damka_core::{apply, legal_moves};
-use damka_core::{Color, PieceKind, Position, Slice, Variant};
+use damka_core::{Color, Move, PieceKind, Position, Slice, Variant};
 use damka_formats::Value;
 use damka_gen::{build, BuildOptions, BuildReport, BuiltGroup, GenError};
 
@@ -185,25 +185,10 @@ pub fn all_positions<V: Variant>(max_pieces: usize, kings_only: bool) -> Vec<Pos
 /// win in `d` if a successor is a loss in `d - 1`, and a loss in `d` if all its
 /// successors are wins, the longest in `d - 1`.
 pub fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>, Value> {
-    let id: HashMap<Position<V>, usize> =
-        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
     // Successor ids; `None` marks a successor whose side to move has no pieces.
-    let successors: Vec<Vec<Option<usize>>> = positions
-        .iter()
-        .map(|p| {
-            legal_moves(p)
-                .iter()
-                .map(|mv| {
-                    let next = apply(p, mv);
-                    if next.pieces(next.side()) == 0 {
-                        None
-                    } else {
-                        Some(id[&next])
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let successors = each_move(positions, |_, _, next, id| {
+        (next.pieces(next.side()) != 0).then(|| id[&next])
+    });
     let successor_dtw = |dtw: &[Option<u16>], s: &Option<usize>| match s {
         None => Some(0),
         Some(i) => dtw[*i],
@@ -223,6 +208,25 @@ pub fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>
         .iter()
         .zip(dtw)
         .map(|(p, d)| (*p, d.map_or(Value::DRAW, Value::decided)))
+        .collect()
+}
+
+/// For every position of `positions`, `step(position, move, reached, ids)` of
+/// each of its legal moves, where `ids` numbers `positions` by their order.
+pub fn each_move<V: Variant, T>(
+    positions: &[Position<V>],
+    step: impl Fn(&Position<V>, &Move, Position<V>, &HashMap<Position<V>, usize>) -> T,
+) -> Vec<Vec<T>> {
+    let id: HashMap<Position<V>, usize> =
+        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    positions
+        .iter()
+        .map(|p| {
+            legal_moves(p)
+                .iter()
+                .map(|mv| step(p, mv, apply(p, mv), &id))
+                .collect()
+        })
         .collect()
 }
 

@@ -5,11 +5,10 @@
 
 use std::collections::HashMap;
 
-use damka_core::{apply, legal_moves};
 use damka_core::{Position, Variant};
 use damka_formats::{Dtc, Value, Wdl};
 
-use super::in_rounds;
+use super::{each_move, in_rounds};
 
 /// What a move is worth to its mover, as far as MTC goes.
 #[derive(Clone, Copy)]
@@ -32,27 +31,16 @@ pub fn naive_mtc<V: Variant>(
     positions: &[Position<V>],
     theory: &HashMap<Position<V>, Value>,
 ) -> HashMap<Position<V>, Dtc> {
-    let id: HashMap<Position<V>, usize> =
-        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
-    let steps: Vec<Vec<Step>> = positions
-        .iter()
-        .map(|p| {
-            legal_moves(p)
-                .iter()
-                .map(|mv| {
-                    let next = apply(p, mv);
-                    let king = p.kings() & (1u64 << mv.from_bit()) != 0;
-                    if king && !mv.is_capture() {
-                        Step::King(id[&next])
-                    } else if next.pieces(next.side()) == 0 {
-                        Step::Converts(Wdl::Win)
-                    } else {
-                        Step::Converts(theory[&next].wdl().negate())
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let steps = each_move(positions, |p, mv, next, id| {
+        let king = p.kings() & (1u64 << mv.from_bit()) != 0;
+        if king && !mv.is_capture() {
+            Step::King(id[&next])
+        } else if next.pieces(next.side()) == 0 {
+            Step::Converts(Wdl::Win)
+        } else {
+            Step::Converts(theory[&next].wdl().negate())
+        }
+    });
     // The mover's outcome and distance of a step, if known.
     let value = |mtc: &[Option<Dtc>], step: &Step| -> Option<(Wdl, u16)> {
         match step {
