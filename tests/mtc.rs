@@ -158,6 +158,20 @@ fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
     assert!(!verify.out.contains(": 0 mismatches"), "{}", verify.out);
     assert!(verify.out.contains(" mtc "), "{}", verify.out);
 
+    // The checksum check covers MTC files: a flipped byte in one is found.
+    let checked = run(&dir, &["verify", "--checksums-only"]);
+    assert!(checked.ok, "{}", checked.out);
+    let path = dir.join("russian").join("0M2K-0M1K.mtc.dkt");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[130] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let checked = run(&dir, &["verify", "--checksums-only"]);
+    assert!(
+        !checked.ok && checked.out.contains("0M2K-0M1K.mtc.dkt"),
+        "{}",
+        checked.out
+    );
+
     // Game-theoretic tables alone: no MTC statistics, and a clear error.
     let plain = temp_dir("mtc-cli-plain");
     assert!(run(plain.path(), &["gen", "--pieces", "2", "--quiet"]).ok);
