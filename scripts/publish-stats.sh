@@ -3,7 +3,8 @@
 # docs/stats/<variant>.md (Markdown tables, stamped with the command that made them)
 # and docs/stats/<variant>.png (the figures), for each variant that has tables, and
 # docs/stats/<variant>-rules.md (cursed wins and blessed losses) where the rule
-# tables of the variant's official set (`russian`, `fmjd`) are there.
+# tables of the variant's official set (`russian`, `fmjd`) are there, and
+# docs/stats/<variant>-mtc.md (moves to conversion) where MTC tables are there.
 # Commit only these small files, never the tables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,11 @@ for variant in russian international; do
             ./target/release/damka stats --variant "$variant" --dir "$dir" --rules "$rules" \
                 --out "docs/stats/$variant-rules.md"
             echo "wrote docs/stats/$variant-rules.md"
+        fi
+        if ls "$dir/$variant/"*".mtc.dkt" > /dev/null 2>&1; then
+            ./target/release/damka stats --variant "$variant" --dir "$dir" --metric mtc \
+                --out "docs/stats/$variant-mtc.md"
+            echo "wrote docs/stats/$variant-mtc.md"
         fi
     fi
 done

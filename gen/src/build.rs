@@ -57,6 +57,19 @@ pub struct BuiltGroup {
     pub spilled: bool,
 }
 
+impl BuiltGroup {
+    /// The group of `slices`, `positions` positions, solved in memory since
+    /// `started`.
+    pub(crate) fn in_memory(slices: Vec<Slice>, positions: u64, started: Instant) -> BuiltGroup {
+        BuiltGroup {
+            slices,
+            positions,
+            elapsed: started.elapsed(),
+            spilled: false,
+        }
+    }
+}
+
 /// What a build did.
 #[derive(Debug, Clone, Default)]
 pub struct BuildReport {
@@ -70,6 +83,12 @@ impl BuildReport {
     /// Positions solved in this run.
     pub fn positions(&self) -> u64 {
         self.built.iter().map(|g| g.positions).sum()
+    }
+
+    /// Adds `built`, a group just written, after telling `on_group`.
+    pub(crate) fn record(&mut self, built: BuiltGroup, on_group: &mut dyn FnMut(&BuiltGroup)) {
+        on_group(&built);
+        self.built.push(built);
     }
 
     /// Wall time spent solving.
@@ -169,8 +188,7 @@ pub fn build<V: Variant>(
             elapsed: started.elapsed(),
             spilled: spill,
         };
-        on_group(&built);
-        report.built.push(built);
+        report.record(built, on_group);
     }
     send(progress, Progress::Finished);
     Ok(report)

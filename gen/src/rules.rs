@@ -95,7 +95,7 @@ pub fn build_rules<V: Variant>(
             phase_tables(&rules, &store, head, deps)?
         };
         if zeroing {
-            let mut group = Group::new(head, Zeroing::new(exits, fresh)?)?;
+            let mut group = Group::new(head, Zeroing::dtz(exits, fresh)?)?;
             group.solve(&|_| {})?;
             for slot in group.into_slots() {
                 let slice = slot.slice();
@@ -103,20 +103,13 @@ pub fn build_rules<V: Variant>(
                 store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtz, &values)?;
             }
         }
-        let built = BuiltGroup {
-            slices,
-            positions,
-            elapsed: started.elapsed(),
-            spilled: false,
-        };
-        on_group(&built);
-        report.built.push(built);
+        report.record(BuiltGroup::in_memory(slices, positions, started), on_group);
     }
     Ok(report)
 }
 
 /// The slices of the solve group of `head`: itself and its mirror.
-fn group_slices(head: Slice) -> Vec<Slice> {
+pub(crate) fn group_slices(head: Slice) -> Vec<Slice> {
     if head.is_self_mirror() {
         vec![head]
     } else {

@@ -135,7 +135,37 @@ impl FileStore {
         values: &[u16],
     ) -> Result<(), GenError> {
         let path = self.dir.join(rule_table_file_name(slice, rules, kind));
-        self.write_file(&path, slice, kind, fingerprint, values.len(), &|range| {
+        self.write_values(&path, slice, kind, fingerprint, values)
+    }
+
+    /// Writes the `kind` table of `slice` that no rule set qualifies (an
+    /// [`ValueKind::Mtc`] one), encoded as DTW entries are: one raw `u16` per
+    /// index.
+    pub fn write_table(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+        values: &[u16],
+    ) -> Result<(), GenError> {
+        self.write_values(&self.path(slice, kind), slice, kind, 0, values)
+    }
+
+    /// Whether the `kind` table of `slice` that no rule set qualifies is there.
+    pub fn contains_table(&self, slice: Slice, kind: ValueKind) -> bool {
+        self.path(slice, kind).is_file()
+    }
+
+    /// Writes `values`, encoded as DTW entries are, to the `kind` table at
+    /// `path` (rule-set fingerprint `rules`, 0 for none).
+    fn write_values(
+        &self,
+        path: &Path,
+        slice: Slice,
+        kind: ValueKind,
+        rules: u64,
+        values: &[u16],
+    ) -> Result<(), GenError> {
+        self.write_file(path, slice, kind, rules, values.len(), &|range| {
             Ok(encode_dtw(&values[range]))
         })
     }

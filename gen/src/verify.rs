@@ -95,58 +95,82 @@ pub fn verify<V: Variant>(
     for slice in slices {
         let table = tablebase.slice_table(slice)?;
         let size = table.indexer().size();
-        send(
-            progress,
-            Progress::GroupStarted {
-                slice,
-                positions: size,
-            },
-        );
-        const CHUNK: u64 = 1 << 14;
-        let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| -> Result<(u64, Vec<Mismatch>), GenError> {
-                let mut bad = 0;
-                let mut examples = Vec::new();
-                let end = ((c + 1) * CHUNK).min(size);
-                for index in c * CHUNK..end {
-                    let pos = table.indexer().position(index);
-                    let expected = expected_value(&tablebase, &pos)?;
-                    let stored = table.get(index);
-                    let stored_wdl = tablebase.probe_wdl(pos)?;
-                    let mut found = Vec::new();
-                    if stored != expected {
-                        found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
-                    }
-                    if stored_wdl != expected.wdl() {
-                        found.push(("wdl", stored_wdl.to_string(), expected.wdl().to_string()));
-                    }
-                    for (kind, stored, expected) in found {
-                        bad += 1;
-                        if examples.len() < EXAMPLES {
-                            examples.push(Mismatch {
-                                slice,
-                                table: kind,
-                                fen: pos.to_string(),
-                                stored,
-                                expected,
-                            });
-                        }
-                    }
-                }
-                send(
-                    progress,
-                    Progress::Advanced {
-                        positions: end - c * CHUNK,
-                    },
-                );
-                Ok((bad, examples))
-            })
-            .collect::<Result<_, _>>()?;
-        send(progress, Progress::GroupFinished { slice });
+        let chunks = check_slice(slice, size, progress, |index, chunk| {
+            let pos = table.indexer().position(index);
+            let expected = expected_value(&tablebase, &pos)?;
+            let stored = table.get(index);
+            let stored_wdl = tablebase.probe_wdl(pos)?;
+            let mut found = Vec::new();
+            if stored != expected {
+                found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
+            }
+            if stored_wdl != expected.wdl() {
+                found.push(("wdl", stored_wdl.to_string(), expected.wdl().to_string()));
+            }
+            for (table, stored, expected) in found {
+                record(chunk, || Mismatch {
+                    slice,
+                    table,
+                    fen: pos.to_string(),
+                    stored,
+                    expected,
+                });
+            }
+            Ok(())
+        })?;
         report.add(1, size, chunks);
     }
     Ok(report)
+}
+
+/// The found mismatches of one chunk of positions: how many, and the first few.
+pub(crate) type Found = (u64, Vec<Mismatch>);
+
+/// Counts a mismatch in `found`, keeping it (made by `make`) as an example
+/// while there are fewer than [`EXAMPLES`].
+pub(crate) fn record(found: &mut Found, make: impl FnOnce() -> Mismatch) {
+    found.0 += 1;
+    if found.1.len() < EXAMPLES {
+        found.1.push(make());
+    }
+}
+
+/// Checks every position of `slice` (`size` positions) with `check`, which is
+/// given an index and adds what is wrong there to its chunk's [`Found`]: chunks
+/// in parallel, progress reported to `progress` as one group.
+pub(crate) fn check_slice(
+    slice: Slice,
+    size: u64,
+    progress: Option<OnProgress<'_>>,
+    check: impl Fn(u64, &mut Found) -> Result<(), GenError> + Sync,
+) -> Result<Vec<Found>, GenError> {
+    send(
+        progress,
+        Progress::GroupStarted {
+            slice,
+            positions: size,
+        },
+    );
+    const CHUNK: u64 = 1 << 14;
+    let chunks = (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let end = ((c + 1) * CHUNK).min(size);
+            let mut found = (0, Vec::new());
+            for index in c * CHUNK..end {
+                check(index, &mut found)?;
+            }
+            send(
+                progress,
+                Progress::Advanced {
+                    positions: end - c * CHUNK,
+                },
+            );
+            Ok(found)
+        })
+        .collect::<Result<_, GenError>>()?;
+    send(progress, Progress::GroupFinished { slice });
+    Ok(chunks)
 }
 
 impl VerifyReport {

@@ -20,16 +20,15 @@ use std::path::Path;
 use std::sync::Arc;
 
 use damka_core::{apply, generate};
-use damka_core::{Position, Slice, Variant};
+use damka_core::{Move, Position, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::SliceTable;
 use damka_probe::{limits::is_exit, limits::RuleSet, limits::RuleTablebase, limits::Verdict};
-use rayon::prelude::*;
 
 use crate::error::GenError;
-use crate::progress::{send, OnProgress, Progress};
-use crate::verify::{tables_in, Mismatch, VerifyReport, EXAMPLES};
+use crate::progress::OnProgress;
+use crate::verify::{check_slice, record, tables_in, Found, Mismatch, VerifyReport};
 use crate::verify_counted::CountedChecker;
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them,
@@ -47,32 +46,9 @@ pub fn verify_rules<V: Variant>(
         }
         let checker = Checker::new(&rules, slice)?;
         let size = checker.size;
-        send(
-            progress,
-            Progress::GroupStarted {
-                slice,
-                positions: size,
-            },
-        );
-        const CHUNK: u64 = 1 << 14;
-        let chunks: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let end = ((c + 1) * CHUNK).min(size);
-                let mut found = (0, Vec::new());
-                for index in c * CHUNK..end {
-                    checker.check(index, &mut found)?;
-                }
-                send(
-                    progress,
-                    Progress::Advanced {
-                        positions: end - c * CHUNK,
-                    },
-                );
-                Ok(found)
-            })
-            .collect::<Result<_, GenError>>()?;
-        send(progress, Progress::GroupFinished { slice });
+        let chunks = check_slice(slice, size, progress, |index, found| {
+            checker.check(index, found)
+        })?;
         let tables = 2 + usize::from(checker.dtz) + usize::from(checker.counted.is_some());
         report.add(tables, size, chunks);
     }
@@ -107,19 +83,16 @@ impl<'a, V: Variant> Checker<'a, V> {
     }
 
     /// Checks the position at `index`, adding what is wrong to `found`.
-    fn check(&self, index: u64, found: &mut (u64, Vec<Mismatch>)) -> Result<(), GenError> {
+    fn check(&self, index: u64, found: &mut Found) -> Result<(), GenError> {
         let pos = self.theory.indexer().position(index);
         let mut record = |table: &'static str, stored: String, expected: String| {
-            found.0 += 1;
-            if found.1.len() < EXAMPLES {
-                found.1.push(Mismatch {
-                    slice: self.slice,
-                    table,
-                    fen: pos.to_string(),
-                    stored,
-                    expected,
-                });
-            }
+            record(found, || Mismatch {
+                slice: self.slice,
+                table,
+                fen: pos.to_string(),
+                stored,
+                expected,
+            })
         };
         let dtc = self.rules.dtc(&pos)?;
         let expected = self.successors(&pos, false)?;
@@ -186,48 +159,65 @@ impl<'a, V: Variant> Checker<'a, V> {
     /// The DTC value (`zeroing` false) or DTZ value (`zeroing` true) that the
     /// successors of `pos` (White to move) give.
     fn successors(&self, pos: &Position<V>, zeroing: bool) -> Result<Dtc, GenError> {
-        let mut moves = Vec::new();
-        generate(pos, &mut moves);
-        let (mut win, mut draw, mut loss) = (None::<u16>, false, None::<u16>);
-        for mv in &moves {
-            let after = apply(pos, mv);
+        derive(pos, |mv, after| {
             let king_move = pos.kings() & (1u64 << mv.from_bit()) != 0;
             let ends = if zeroing {
                 mv.is_capture() || !king_move
             } else {
-                is_exit(self.rules.set(), pos, mv, &after)
+                is_exit(self.rules.set(), pos, mv, after)
             };
-            let value = if after.black() == 0 {
+            Ok(if after.black() == 0 {
                 Dtc::loss(0)
             } else if ends {
-                match self.rules.rwdl(&after)?.ruled() {
-                    Wdl::Win => Dtc::win(0),
-                    Wdl::Loss => Dtc::loss(0),
-                    Wdl::Draw => Dtc::DRAW,
-                }
+                reached(self.rules.rwdl(after)?.ruled())
             } else if zeroing {
-                self.rules.dtz(&after)?.unwrap_or(Dtc::DRAW)
+                self.rules.dtz(after)?.unwrap_or(Dtc::DRAW)
             } else {
-                self.rules.dtc(&after)?
-            };
-            let back = value.back();
-            match (back.wdl(), back.distance()) {
-                (Wdl::Win, Some(d)) => win = Some(win.map_or(d, |w| w.min(d))),
-                (Wdl::Loss, Some(d)) => loss = Some(loss.map_or(d, |l| l.max(d))),
-                _ => draw = true,
-            }
-        }
-        Ok(match (win, draw, loss) {
-            (Some(d), _, _) => Dtc::win(d),
-            (None, true, _) => Dtc::DRAW,
-            (None, false, Some(d)) => Dtc::loss(d),
-            (None, false, None) => Dtc::loss(0),
+                self.rules.dtc(after)?
+            })
         })
     }
 }
 
-/// A DTC or DTZ value as text.
-fn show(value: Dtc) -> String {
+/// The value, for its side to move, of a position where a count ends, whose
+/// outcome is `wdl`: at distance 0.
+pub(crate) fn reached(wdl: Wdl) -> Dtc {
+    match wdl {
+        Wdl::Win => Dtc::win(0),
+        Wdl::Loss => Dtc::loss(0),
+        Wdl::Draw => Dtc::DRAW,
+    }
+}
+
+/// The DTC-encoded value (DTC, DTZ or MTC) that the successors of `pos` give,
+/// each valued by `value_of` from the move and the position it reaches: the
+/// shortest win one ply back, else a draw, else the longest loss; a loss in 0
+/// with no legal move.
+pub(crate) fn derive<V: Variant>(
+    pos: &Position<V>,
+    mut value_of: impl FnMut(&Move, &Position<V>) -> Result<Dtc, GenError>,
+) -> Result<Dtc, GenError> {
+    let mut moves = Vec::new();
+    generate(pos, &mut moves);
+    let (mut win, mut draw, mut loss) = (None::<u16>, false, None::<u16>);
+    for mv in &moves {
+        let back = value_of(mv, &apply(pos, mv))?.back();
+        match (back.wdl(), back.distance()) {
+            (Wdl::Win, Some(d)) => win = Some(win.map_or(d, |w| w.min(d))),
+            (Wdl::Loss, Some(d)) => loss = Some(loss.map_or(d, |l| l.max(d))),
+            _ => draw = true,
+        }
+    }
+    Ok(match (win, draw, loss) {
+        (Some(d), _, _) => Dtc::win(d),
+        (None, true, _) => Dtc::DRAW,
+        (None, false, Some(d)) => Dtc::loss(d),
+        (None, false, None) => Dtc::loss(0),
+    })
+}
+
+/// A DTC, DTZ or MTC value as text.
+pub(crate) fn show(value: Dtc) -> String {
     match (value.wdl(), value.distance()) {
         (Wdl::Draw, _) | (_, None) => "draw".into(),
         (wdl, Some(d)) => format!("{wdl} in {d}"),

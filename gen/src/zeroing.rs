@@ -1,58 +1,88 @@
-//! The DTZ metric: distance to zeroing under a rule set (`formats/FORMAT.md`,
-//! "DTC, RWDL and DTZ tables").
+//! The zeroing metrics: DTZ, distance to zeroing under a rule set
+//! (`formats/FORMAT.md`, "DTC, RWDL and DTZ tables"), and MTC, moves to
+//! conversion with no move limits ("MTC tables").
 //!
-//! A zeroing move is one that restarts the counters man moves restart (R4, I1):
-//! a capture, a promotion or any man move. DTZ is the number of plies to the next
-//! zeroing move under best play, where the winner must zero into a position that
-//! is won under the rules with fresh counters (its RWDL value), or end the game.
-//! It is solved by the generator's retrograde pass ([`crate::solve::Group`]) with
-//! every move but a king move ending the count: only king moves stay inside a
-//! unit. The RWDL values of the group's own slices, which a quiet man move
-//! reaches, are those just computed.
+//! A zeroing move is a capture, a promotion or any man move (under a rule set,
+//! the moves that restart the counters man moves restart, R4 and I1). Both metrics
+//! count the plies to the next zeroing move under best play, where the winner must
+//! zero into a position that is still won, or end the game; they differ only in
+//! what "won" means there: under the rules with fresh counters (the RWDL value)
+//! for DTZ, game-theoretically (the DTW table's value) for MTC. Both are solved by
+//! the generator's retrograde pass ([`crate::solve::Group`]) with every move but a
+//! king move ending the count: only king moves stay inside a unit. The values of
+//! the group's own slices, which a quiet man move reaches, are given whole.
 
 use std::sync::Arc;
 
 use damka_core::Move;
 use damka_core::{Material, Position, Slice, SliceIndexer, Variant};
-use damka_formats::{RuleWdl, Wdl};
+use damka_formats::{RuleWdl, Value, Wdl};
 use damka_probe::SliceTable;
 
 use crate::dtc::{decode_dtc, encode_dtc};
 use crate::error::GenError;
 use crate::solve::{Located, Metric};
 
-/// The DTZ metric of one group.
+/// A zeroing metric of one group: DTZ ([`Zeroing::dtz`]) or MTC ([`Zeroing::mtc`]).
 pub(crate) struct Zeroing<V: Variant> {
-    /// The RWDL tables of the materials captures and promotions lead to.
+    /// The tables of the materials captures and promotions lead to.
     exits: Vec<(Material, Arc<SliceTable<V>>)>,
-    /// The RWDL codes of the group's own slices, which quiet man moves reach.
+    /// The stored codes of the group's own slices, which quiet man moves reach.
     own: Vec<(SliceIndexer<V>, Vec<u16>)>,
+    /// The outcome, for its side to move, of a position whose stored code is
+    /// given: how the tables of `exits` and `own` are read.
+    outcome: fn(u16) -> Wdl,
 }
 
 impl<V: Variant> Zeroing<V> {
-    /// The metric over the dependencies' RWDL tables `exits` and the group's own
-    /// RWDL codes `own`.
-    pub(crate) fn new(
+    /// The DTZ metric, over the dependencies' RWDL tables `exits` and the group's
+    /// own RWDL codes `own`: a zeroing move must reach a position won under the
+    /// rules with fresh counters.
+    pub(crate) fn dtz(
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
         own: Vec<(Slice, Vec<u16>)>,
+    ) -> Result<Zeroing<V>, GenError> {
+        Zeroing::new(exits, own, |code| {
+            RuleWdl::from_code(code).map_or(Wdl::Draw, RuleWdl::ruled)
+        })
+    }
+
+    /// The MTC metric, over the dependencies' DTW tables `exits` and the raw
+    /// [`Value`]s of the group's own slices `own`: a zeroing move must reach a
+    /// position won with no move limits.
+    pub(crate) fn mtc(
+        exits: Vec<(Material, Arc<SliceTable<V>>)>,
+        own: Vec<(Slice, Vec<u16>)>,
+    ) -> Result<Zeroing<V>, GenError> {
+        Zeroing::new(exits, own, |raw| Value::from_raw(raw).wdl())
+    }
+
+    /// The metric over `exits` and `own`, whose stored codes `outcome` reads.
+    fn new(
+        exits: Vec<(Material, Arc<SliceTable<V>>)>,
+        own: Vec<(Slice, Vec<u16>)>,
+        outcome: fn(u16) -> Wdl,
     ) -> Result<Zeroing<V>, GenError> {
         let own = own
             .into_iter()
             .map(|(slice, codes)| Ok((SliceIndexer::new(slice)?, codes)))
             .collect::<Result<_, GenError>>()?;
-        Ok(Zeroing { exits, own })
+        Ok(Zeroing {
+            exits,
+            own,
+            outcome,
+        })
     }
-}
 
-/// The value, for the side that just moved, of reaching a position (the
-/// opponent to move) whose RWDL code is `code`: won if the opponent loses under
-/// the rules with fresh counters.
-#[inline]
-fn reached(code: u16) -> (Wdl, u16) {
-    match RuleWdl::from_code(code).map(RuleWdl::ruled) {
-        Some(Wdl::Loss) => (Wdl::Win, 1),
-        Some(Wdl::Win) => (Wdl::Loss, 1),
-        _ => (Wdl::Draw, 0),
+    /// The value, for the side that just moved, of reaching a position (the
+    /// opponent to move) whose stored code is `code`: won if the opponent loses.
+    #[inline]
+    fn reached(&self, code: u16) -> (Wdl, u16) {
+        match (self.outcome)(code) {
+            Wdl::Loss => (Wdl::Win, 1),
+            Wdl::Win => (Wdl::Loss, 1),
+            Wdl::Draw => (Wdl::Draw, 0),
+        }
     }
 }
 
@@ -70,7 +100,7 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
             .exits
             .iter()
             .position(|(m, _)| *m == material)
-            .unwrap_or_else(|| unreachable!("RWDL table for {material:?} was not opened"));
+            .unwrap_or_else(|| unreachable!("the table of {material:?} was not opened"));
         let index = self.exits[table].1.indexer().index(&next) as usize;
         self.exits[table].1.prefetch(index);
         Located::Entry {
@@ -83,7 +113,9 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
     fn resolve(&self, at: Located) -> (Wdl, u16) {
         match at {
             Located::Known(wdl, plies) => (wdl, plies),
-            Located::Entry { table, index } => reached(self.exits[table as usize].1.raw_at(index)),
+            Located::Entry { table, index } => {
+                self.reached(self.exits[table as usize].1.raw_at(index))
+            }
         }
     }
 
@@ -96,7 +128,7 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
             .iter()
             .find(|(indexer, _)| indexer.slice().material() == material)
             .unwrap_or_else(|| unreachable!("a quiet man move left the group ({material:?})"));
-        Some(reached(codes[indexer.index(&next) as usize]))
+        Some(self.reached(codes[indexer.index(&next) as usize]))
     }
 
     #[inline]

@@ -19,7 +19,9 @@
 //! lead into the stored mirror and whose promotions lead to slices with fewer men.
 //!
 //! [`Tablebase::probe_wdl`] reads only WDL files; [`Tablebase::probe_value`],
-//! [`Tablebase::probe_dtw`] and the move functions only DTW files.
+//! [`Tablebase::probe_dtw`] and the move functions only DTW files;
+//! [`Tablebase::probe_mtc`] only the MTC files (`<slice>.mtc.dkt`, built by
+//! `damka gen --metric mtc`), which store capture positions exactly too.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -27,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 
 use damka_core::{white_to_move, Position, Slice, Variant};
 use damka_formats::table::{slices_in, table_file_name, ValueKind};
-use damka_formats::{Value, Wdl};
+use damka_formats::{Dtc, Value, Wdl};
 
 use crate::cache::BlockCache;
 use crate::error::ProbeError;
@@ -37,6 +39,10 @@ use crate::slots::{slot_of, Opened, Slots, MAX_PIECES};
 use crate::table::Access;
 use damka_core::movegen::{generate, has_capture};
 use damka_core::moves::{apply, Move};
+
+/// Block-cache keys of a material's tables: its slot times this, plus the
+/// kind's code (every code is below it).
+const KIND_CODES: usize = 8;
 
 /// The default byte budget of the block cache.
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
@@ -57,6 +63,7 @@ enum WdlSource<V: Variant> {
 struct Slot<V: Variant> {
     wdl: OnceLock<WdlSource<V>>,
     dtw: OnceLock<Box<Opened<V>>>,
+    mtc: OnceLock<Box<Opened<V>>>,
 }
 
 impl<V: Variant> Default for Slot<V> {
@@ -64,6 +71,7 @@ impl<V: Variant> Default for Slot<V> {
         Slot {
             wdl: OnceLock::new(),
             dtw: OnceLock::new(),
+            mtc: OnceLock::new(),
         }
     }
 }
@@ -177,7 +185,7 @@ impl<V: Variant> Tablebase<V> {
         access: Access,
     ) -> Result<Opened<V>, ProbeError> {
         let slot = slot_of(slice.material()).unwrap_or(0);
-        let id = (slot * 2 + kind.code() as usize) as u32;
+        let id = (slot * KIND_CODES + kind.code() as usize) as u32;
         Opened::open(&self.path(slice, kind), (slice, kind, 1), 0, access, id)
     }
 
@@ -193,19 +201,30 @@ impl<V: Variant> Tablebase<V> {
         let cell = &self.slot(slice)?.dtw;
         match cell.get() {
             Some(table) => Ok(table),
-            None => self.open_dtw(cell, slice),
+            None => self.open_cell(cell, slice, ValueKind::Dtw),
         }
     }
 
-    /// Opens a DTW table into its cell; failures are not kept, so a table that
-    /// appears later is found.
+    /// The opened MTC table of `slice`, opening it on first use.
+    #[inline]
+    fn mtc_table(&self, slice: Slice) -> Result<&Opened<V>, ProbeError> {
+        let cell = &self.slot(slice)?.mtc;
+        match cell.get() {
+            Some(table) => Ok(table),
+            None => self.open_cell(cell, slice, ValueKind::Mtc),
+        }
+    }
+
+    /// Opens the `kind` table of `slice` into its cell; failures are not kept, so
+    /// a table that appears later is found.
     #[cold]
-    fn open_dtw<'a>(
+    fn open_cell<'a>(
         &self,
         cell: &'a OnceLock<Box<Opened<V>>>,
         slice: Slice,
+        kind: ValueKind,
     ) -> Result<&'a Opened<V>, ProbeError> {
-        let opened = Box::new(self.open_table(slice, ValueKind::Dtw, Access::Random)?);
+        let opened = Box::new(self.open_table(slice, kind, Access::Random)?);
         Ok(cell.get_or_init(|| opened))
     }
 
@@ -325,18 +344,30 @@ impl<V: Variant> Tablebase<V> {
     #[doc(hidden)]
     #[inline]
     pub fn stored_value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
+        Ok(self
+            .stored_raw(pos, ValueKind::Dtw)?
+            .map_or(Value::LOST, Value::from_raw))
+    }
+
+    /// The raw entry that the `kind` table ([`ValueKind::Dtw`] or
+    /// [`ValueKind::Mtc`]) of its slice stores for `pos`, either side to move;
+    /// `None` when the side to move has no pieces (it has lost).
+    #[inline]
+    fn stored_raw(&self, pos: &Position<V>, kind: ValueKind) -> Result<Option<u16>, ProbeError> {
         if !self.check(pos)? {
-            return Ok(Value::LOST);
+            return Ok(None);
         }
-        let pos = white_to_move(pos);
-        let slice = Slice::of(&pos).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
-        let table = self.dtw_table(slice)?;
-        table
-            .read(&self.cache, &pos, |block, local| block.value(local))?
-            .ok_or_else(|| ProbeError::CorruptTable {
-                path: table.file.path().to_path_buf(),
-                reason: "a WDL block in a DTW table".into(),
-            })
+        let white = white_to_move(pos);
+        let slice = Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
+        let table = match kind {
+            ValueKind::Mtc => self.mtc_table(slice)?,
+            _ => self.dtw_table(slice)?,
+        };
+        let raw = table.read(&self.cache, &white, |block, local| block.raw(local))?;
+        raw.map(Some).ok_or_else(|| ProbeError::CorruptTable {
+            path: table.file.path().to_path_buf(),
+            reason: format!("a WDL block in a {} table", kind.name()),
+        })
     }
 
     /// The distance to win in plies (for a win or a loss: the plies to the end of
@@ -344,6 +375,18 @@ impl<V: Variant> Tablebase<V> {
     #[inline]
     pub fn probe_dtw(&self, pos: impl Query<V>) -> Result<Option<u16>, ProbeError> {
         Ok(self.probe_value(pos)?.dtw())
+    }
+
+    /// Moves to conversion (`formats/FORMAT.md`, "MTC tables"): for the side to
+    /// move, the plies to the next capture or man move under best play, where the
+    /// winner must convert into a position still won (with no move limits). A
+    /// win or a loss at that distance, or a draw; a side with no piece left has
+    /// lost in 0. Reads the slice's MTC table alone (every position, capture
+    /// positions included, is stored exactly): [`ProbeError::MissingTable`] when
+    /// it was not built.
+    pub fn probe_mtc(&self, pos: impl Query<V>) -> Result<Dtc, ProbeError> {
+        let raw = self.stored_raw(&pos.position()?, ValueKind::Mtc)?;
+        Ok(raw.map_or(Dtc::loss(0), Dtc::from_raw))
     }
 
     /// A best move: the shortest win, else a drawing move, else the longest loss.
@@ -391,24 +434,33 @@ impl<V: Variant> Tablebase<V> {
     /// exact values for every index, capture positions included.
     #[doc(hidden)]
     pub fn slice_table(&self, slice: Slice) -> Result<Arc<SliceTable<V>>, ProbeError> {
-        decode_table(
-            &self.path(slice, ValueKind::Dtw),
-            (slice, ValueKind::Dtw, 1),
-            0,
-        )
+        self.decoded_table(slice, ValueKind::Dtw)
+    }
+
+    /// Decodes the whole `kind` table of `slice` (a kind no rule set qualifies:
+    /// [`ValueKind::Dtw`] or [`ValueKind::Mtc`]) into memory, blocks in parallel.
+    #[doc(hidden)]
+    pub fn decoded_table(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+    ) -> Result<Arc<SliceTable<V>>, ProbeError> {
+        decode_table(&self.path(slice, kind), (slice, kind, 1), 0)
     }
 
     /// Checks every block checksum and the whole-file checksum of the tables of
-    /// `slice` (its WDL table only if it has its own); returns the bytes checked.
+    /// `slice` (its WDL table only if it has its own, its MTC table if it has
+    /// one); returns the bytes checked.
     #[doc(hidden)]
     pub fn check_checksums(&self, slice: Slice) -> Result<u64, ProbeError> {
         let mut bytes = 0;
-        for kind in [ValueKind::Wdl, ValueKind::Dtw] {
+        for kind in [ValueKind::Wdl, ValueKind::Dtw, ValueKind::Mtc] {
             let shared = kind == ValueKind::Wdl
                 && !slice.is_self_mirror()
                 && !self.path(slice, kind).exists()
                 && self.path(slice.mirror(), kind).is_file();
-            if shared {
+            let absent = kind == ValueKind::Mtc && !self.path(slice, kind).exists();
+            if shared || absent {
                 continue;
             }
             let table = self.open_table(slice, kind, Access::Sequential)?;

@@ -78,6 +78,10 @@ pub struct ProbeJson {
     pub dtw: Option<u16>,
     /// A best move in notation, if there is a legal move.
     pub best_move: Option<String>,
+    /// Moves to conversion in plies (`formats/FORMAT.md`, "MTC tables"), when
+    /// the slice has an MTC table: absent without one, `null` for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mtc: Option<Option<u16>>,
     /// The principal variation in notation, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pv: Option<Vec<String>>,
@@ -109,6 +113,11 @@ impl ProbeJson {
             wdl: value.wdl().name(),
             dtw: value.dtw(),
             best_move: tables.best_move(pos)?.map(|mv| notation(pos, &mv)),
+            mtc: match tables.probe_mtc(pos) {
+                Ok(mtc) => Some(mtc.distance()),
+                Err(ProbeError::MissingTable { .. }) => None,
+                Err(other) => return Err(other),
+            },
             pv,
             rules: None,
             moves: None,

@@ -5,9 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_core::{International, Russian, Slice, Variant, VariantKind};
-use damka_gen::{build, build_rules, BuildOptions, OnProgress, Progress, RuleBuildOptions};
+use damka_gen::{build, build_mtc, build_rules, BuildOptions, OnProgress, Progress};
+use damka_gen::{BuiltGroup, RuleBuildOptions};
 
 use super::bars::Bars;
+use super::Metric;
 use damka_probe::limits::RuleSet;
 
 /// Arguments of `damka gen`.
@@ -42,6 +44,10 @@ pub struct GenArgs {
     /// (`russian`, `russian-1900`, `fmjd`, `none`) or a TOML file.
     #[arg(long)]
     pub rules: Option<String>,
+    /// `mtc`: also build the MTC tables (moves to conversion, with no move
+    /// limits) of every slice built; `dtw` (the default): the WDL and DTW tables only.
+    #[arg(long, value_enum, default_value = "dtw")]
+    pub metric: Metric,
 }
 
 /// Builds the requested tables and prints what was done.
@@ -89,25 +95,34 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
     })
     .context("generation failed")?;
     print_total(&report);
+    if args.metric == Metric::Mtc {
+        let report = build_mtc::<V>(&options, &mut |group| print_group("mtc", group))
+            .context("building the MTC tables failed")?;
+        print_total(&report);
+    }
     if let Some(set) = set {
         let name = set.name.clone();
         let options = RuleBuildOptions {
             tables: options,
             set,
         };
-        let report = build_rules::<V>(&options, &mut |group| {
-            let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
-            println!(
-                "rules {name} {:<22} {:>12} positions {:>8.2} s",
-                names.join(" "),
-                group.positions,
-                group.elapsed.as_secs_f64()
-            );
-        })
-        .context("building the rule tables failed")?;
+        let label = format!("rules {name}");
+        let report = build_rules::<V>(&options, &mut |group| print_group(&label, group))
+            .context("building the rule tables failed")?;
         print_total(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the line of one group of derived tables (`label`: what was built).
+fn print_group(label: &str, group: &BuiltGroup) {
+    let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
+    println!(
+        "{label} {:<22} {:>12} positions {:>8.2} s",
+        names.join(" "),
+        group.positions,
+        group.elapsed.as_secs_f64()
+    );
 }
 
 fn print_total(report: &damka_gen::BuildReport) {

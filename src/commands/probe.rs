@@ -60,7 +60,11 @@ fn answer<V: Variant>(tb: &Tablebase<V>, text: &str, with_pv: bool) -> anyhow::R
         .as_ref()
         .map(|m| format!(", best move {m}"))
         .unwrap_or_default();
-    let mut text = format!("{text}: {}{distance}{best}", json.wdl);
+    let mtc = match json.mtc {
+        Some(Some(d)) => format!(", MTC {d} plies"),
+        _ => String::new(),
+    };
+    let mut text = format!("{text}: {}{distance}{mtc}{best}", json.wdl);
     if let Some(pv) = &json.pv {
         text.push_str(&format!("\n  pv: {}", pv.join(" ")));
     }

@@ -8,6 +8,9 @@ use damka_core::{International, Russian, Variant, VariantKind};
 use damka_probe::limits::RuleSet;
 use damka_stats::report::{render, Format};
 use damka_stats::rule_stats::{render_rule_stats, rule_stats};
+use damka_stats::stats::metric_stats;
+
+use super::Metric;
 
 /// The report formats on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -48,6 +51,11 @@ pub struct StatsArgs {
     /// blessed losses, losses with fresh counters), from its RWDL tables.
     #[arg(long)]
     pub rules: Option<String>,
+    /// `mtc`: count moves to conversion from the MTC tables (the longest win of
+    /// each slice, with an example, is Kingsrow's "HighMtc"); `dtw` (the
+    /// default): distances to win from the DTW tables.
+    #[arg(long, value_enum, default_value = "dtw", conflicts_with = "rules")]
+    pub metric: Metric,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -66,7 +74,11 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     if let Some(spec) = &args.rules {
         return run_rules::<V>(args, spec);
     }
-    let report = damka_stats::stats::stats::<V>(&args.dir, args.pieces, |slice| {
+    let metric = match args.metric {
+        Metric::Dtw => damka_stats::stats::Metric::Dtw,
+        Metric::Mtc => damka_stats::stats::Metric::Mtc,
+    };
+    let report = metric_stats::<V>(&args.dir, args.pieces, metric, |slice| {
         eprintln!("stats: {slice}");
     })?;
     let text = render(&report, format_of(args), &command_line());

@@ -1,17 +1,20 @@
 //! `damka verify`: re-derives every stored value from its successors, or with
 //! `--checksums-only` checks every block's checksum; with `--rules SET`, checks
-//! that set's rule tables instead (`damka_gen::verify_rules`).
+//! that set's rule tables instead (`damka_gen::verify_rules`), and with
+//! `--metric mtc` the MTC tables (`damka_gen::verify_mtc`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damka_core::{International, Russian, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
+use damka_gen::verify_mtc::verify_mtc;
 use damka_gen::verify_rules::verify_rules;
 use damka_gen::{OnProgress, Progress};
 use damka_probe::limits::RuleSet;
 
 use super::bars::Bars;
+use super::Metric;
 
 /// Arguments of `damka verify`.
 #[derive(Debug, clap::Args)]
@@ -37,6 +40,11 @@ pub struct VerifyArgs {
     /// set: a preset or a TOML file.
     #[arg(long, conflicts_with = "checksums_only")]
     pub rules: Option<String>,
+    /// `mtc`: check the MTC tables instead (every value re-derived from its
+    /// successors, and its outcome against the DTW table's); `dtw` (the
+    /// default): the WDL and DTW tables.
+    #[arg(long, value_enum, default_value = "dtw", conflicts_with_all = ["checksums_only", "rules"])]
+    pub metric: Metric,
 }
 
 /// Verifies every table; fails on any mismatch.
@@ -90,6 +98,19 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                     set.name,
                     args.dir.join(V::KIND.name()).display(),
                     spec
+                );
+            }
+            report
+        }
+        None if args.metric == Metric::Mtc => {
+            let bars = Bars::verify(Some("mtc"), args.quiet);
+            let draw = |event: Progress| bars.show(event);
+            let report =
+                verify_mtc::<V>(&args.dir, (!args.quiet).then_some(&draw as OnProgress<'_>))?;
+            if report.tables == 0 {
+                anyhow::bail!(
+                    "no MTC tables in {} (build them with `damka gen --metric mtc`)",
+                    args.dir.join(V::KIND.name()).display()
                 );
             }
             report

@@ -59,6 +59,14 @@ pub fn plot(report: &StatsReport, pieces: u32, path: &Path) -> Result<(), StatsE
     }
 }
 
+/// `text` with its first letter upper-case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// Makes the shipped font the chart's `sans-serif`.
 fn register_font() -> Result<(), String> {
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
@@ -96,7 +104,11 @@ fn distance_chart<DB: DrawingBackend>(
         .max(10);
     let mut chart = ChartBuilder::on(area)
         .caption(
-            format!("Distance to win, {} draughts", report.variant),
+            format!(
+                "{}, {} draughts",
+                capitalized(&report.distance),
+                report.variant
+            ),
             ("sans-serif", 28),
         )
         .margin(20)
@@ -105,7 +117,7 @@ fn distance_chart<DB: DrawingBackend>(
         .build_cartesian_2d(0u32..longest, (1u64..most * 2).log_scale())?;
     chart
         .configure_mesh()
-        .x_desc("distance to win (plies)")
+        .x_desc(format!("{} (plies)", report.distance))
         .y_desc("positions (log scale)")
         .label_style(("sans-serif", 16))
         .axis_desc_style(("sans-serif", 20))

@@ -70,6 +70,11 @@ fn markdown(report: &StatsReport, command: &str) -> String {
     let _ = writeln!(out, "- Rules: {}.", report.rules);
     let _ = writeln!(
         out,
+        "- Distances: {} ({} tables).",
+        report.distance, report.metric
+    );
+    let _ = writeln!(
+        out,
         "- Values are for the side to move of each slice (White; a slice's mirror has the other side to move). Distances in plies.\n"
     );
     let _ = writeln!(out, "### Per piece count\n");
@@ -117,7 +122,8 @@ fn markdown(report: &StatsReport, command: &str) -> String {
     let _ = writeln!(out, "\n### Distance histogram per piece count\n");
     let _ = writeln!(
         out,
-        "Decided positions by distance to win (plies: positions).\n"
+        "Decided positions by {} (plies: positions).\n",
+        report.distance
     );
     for t in &report.totals {
         let cells: Vec<String> = t

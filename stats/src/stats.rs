@@ -1,6 +1,7 @@
 //! Endgame statistics from built tables: per slice and per piece count, the win,
 //! draw and loss counts, the capture positions, the longest win and loss with an
-//! example, and the distribution of distances.
+//! example, and the distribution of distances: distances to win from the DTW
+//! tables, or moves to conversion from the MTC tables ([`Metric`]).
 //!
 //! Every figure is for the side to move of the slice (White, by the slice
 //! convention: a slice's mirror holds the same material with the other side to
@@ -10,14 +11,50 @@ use std::path::Path;
 
 use damka_core::has_capture;
 use damka_core::{Slice, Variant};
-use damka_formats::{table::file_name, table::hash};
-use damka_formats::{Value, Wdl};
+use damka_formats::{table::hash, table::ValueKind};
+use damka_formats::{Dtc, Wdl};
 use damka_probe::Tablebase;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::StatsError;
 use crate::tables::tables_in;
+
+/// The distance a report counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Distance to win, from the DTW tables.
+    Dtw,
+    /// Moves to conversion, from the MTC tables (`formats/FORMAT.md`, "MTC
+    /// tables"): the longest win per slice is Kingsrow's "HighMtc".
+    Mtc,
+}
+
+impl Metric {
+    /// `dtw` or `mtc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Dtw => "dtw",
+            Metric::Mtc => "mtc",
+        }
+    }
+
+    /// `distance to win` or `moves to conversion`.
+    pub fn distance(self) -> &'static str {
+        match self {
+            Metric::Dtw => "distance to win",
+            Metric::Mtc => "moves to conversion",
+        }
+    }
+
+    /// The kind of the tables it reads.
+    fn kind(self) -> ValueKind {
+        match self {
+            Metric::Dtw => ValueKind::Dtw,
+            Metric::Mtc => ValueKind::Mtc,
+        }
+    }
+}
 
 /// The longest win or loss of a slice, with one position that has it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -50,11 +87,17 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Adds one position.
-    fn add(&mut self, value: Value, capture: bool, fen: impl FnOnce() -> String) {
+    /// Adds one position, `wdl` at distance `distance` (`None` for a draw).
+    fn add(
+        &mut self,
+        wdl: Wdl,
+        distance: Option<u16>,
+        capture: bool,
+        fen: impl FnOnce() -> String,
+    ) {
         self.positions += 1;
         self.captures += capture as u64;
-        let Some(d) = value.dtw() else {
+        let Some(d) = distance else {
             self.draws += 1;
             return;
         };
@@ -62,7 +105,7 @@ impl Counts {
             self.histogram.resize(d as usize + 1, 0);
         }
         self.histogram[d as usize] += 1;
-        let (count, extreme) = match value.wdl() {
+        let (count, extreme) = match wdl {
             Wdl::Win => (&mut self.wins, &mut self.longest_win),
             _ => (&mut self.losses, &mut self.longest_loss),
         };
@@ -138,18 +181,23 @@ pub struct StatsReport {
     pub variant: String,
     /// The rule semantics of the values.
     pub rules: String,
+    /// The distance counted: `dtw` or `mtc` ([`Metric::name`]).
+    pub metric: String,
+    /// What the distances are: `distance to win` or `moves to conversion`.
+    pub distance: String,
     /// Per slice, smallest first.
     pub slices: Vec<SliceStats>,
     /// Per piece count.
     pub totals: Vec<PieceStats>,
 }
 
-/// Computes the statistics of one slice's table.
+/// Computes the statistics of one slice's table of `metric`.
 pub fn slice_stats<V: Variant>(
     tablebase: &Tablebase<V>,
     slice: Slice,
+    metric: Metric,
 ) -> Result<SliceStats, StatsError> {
-    let table = tablebase.slice_table(slice)?;
+    let table = tablebase.decoded_table(slice, metric.kind())?;
     let indexer = table.indexer();
     const CHUNK: u64 = 1 << 15;
     let parts: Vec<Counts> = (0..indexer.size().div_ceil(CHUNK))
@@ -159,13 +207,23 @@ pub fn slice_stats<V: Variant>(
             for index in c * CHUNK..((c + 1) * CHUNK).min(indexer.size()) {
                 let pos = indexer.position(index);
                 let capture = has_capture(&pos);
-                // The table holds every non-capture value; only captures need a search.
-                let value = if capture {
-                    tablebase.probe_value(pos)?
-                } else {
-                    table.value(&pos)
+                let (wdl, distance) = match metric {
+                    // The table holds every non-capture value; only captures need a search.
+                    Metric::Dtw => {
+                        let value = if capture {
+                            tablebase.probe_value(pos)?
+                        } else {
+                            table.get(index)
+                        };
+                        (value.wdl(), value.dtw())
+                    }
+                    // MTC tables hold capture positions exactly.
+                    Metric::Mtc => {
+                        let value = Dtc::from_raw(table.raw_at(index as usize));
+                        (value.wdl(), value.distance())
+                    }
                 };
-                counts.add(value, capture, || pos.to_string());
+                counts.add(wdl, distance, capture, || pos.to_string());
             }
             Ok(counts)
         })
@@ -174,7 +232,7 @@ pub fn slice_stats<V: Variant>(
     for part in &parts {
         counts.merge(part);
     }
-    let path = tablebase.dir().join(file_name(slice));
+    let path = tablebase.path(slice, metric.kind());
     let bytes = std::fs::read(&path)
         .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
     Ok(SliceStats {
@@ -185,12 +243,23 @@ pub fn slice_stats<V: Variant>(
     })
 }
 
-/// Computes the statistics of every table of variant `V` under `root` with at most
-/// `max_pieces` pieces. Fails with a clear message when there is no table, or
-/// when a table needed to resolve captures is missing.
+/// Computes the statistics of every DTW table of variant `V` under `root` with
+/// at most `max_pieces` pieces: [`metric_stats`] of [`Metric::Dtw`].
 pub fn stats<V: Variant>(
     root: &Path,
     max_pieces: Option<u32>,
+    progress: impl FnMut(Slice),
+) -> Result<StatsReport, StatsError> {
+    metric_stats::<V>(root, max_pieces, Metric::Dtw, progress)
+}
+
+/// Computes the statistics of every table of `metric` of variant `V` under `root`
+/// with at most `max_pieces` pieces. Fails with a clear message when there is no
+/// table, or when a table needed to resolve captures is missing.
+pub fn metric_stats<V: Variant>(
+    root: &Path,
+    max_pieces: Option<u32>,
+    metric: Metric,
     mut progress: impl FnMut(Slice),
 ) -> Result<StatsReport, StatsError> {
     let tablebase = Tablebase::<V>::new(root);
@@ -205,10 +274,15 @@ pub fn stats<V: Variant>(
     let slices: Vec<Slice> = tables_in(&dir)?
         .into_iter()
         .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
+        .filter(|s| metric == Metric::Dtw || tablebase.path(*s, metric.kind()).is_file())
         .collect();
     if slices.is_empty() {
+        let (what, how) = match metric {
+            Metric::Dtw => ("", "damka gen"),
+            Metric::Mtc => (" MTC", "damka gen --metric mtc"),
+        };
         return Err(StatsError::Usage(format!(
-            "no {} tables in {} (build them with `damka gen`)",
+            "no {}{what} tables in {} (build them with `{how}`)",
             V::KIND,
             dir.display()
         )));
@@ -217,12 +291,14 @@ pub fn stats<V: Variant>(
         damka_version: env!("CARGO_PKG_VERSION").to_string(),
         variant: V::KIND.name().to_string(),
         rules: "none: game-theoretic values with no move-limit rules".to_string(),
+        metric: metric.name().to_string(),
+        distance: metric.distance().to_string(),
         slices: Vec::new(),
         totals: Vec::new(),
     };
     for slice in slices {
         progress(slice);
-        let stats = slice_stats(&tablebase, slice)?;
+        let stats = slice_stats(&tablebase, slice, metric)?;
         match report.totals.last_mut() {
             Some(total) if total.pieces == stats.pieces => {
                 total.slices += 1;

@@ -2,13 +2,15 @@
 //! into a temporary directory, and a deliberately naive solver — every position in
 //! a `HashMap`, plain iteration to a fixed point, nothing shared with the generator
 //! but the move generator. The submodules add a naive solver of the game under a
-//! rule set ([`rules_naive`]), constructed move-limit cases
+//! rule set ([`rules_naive`]), a naive solver of moves to conversion
+//! ([`mtc_naive`]), constructed move-limit cases
 //! ([`rule_cases_data`]) and the C programs of the C ABI's tests ([`c_abi`]).
 //!
 //! Each test crate uses only some of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
 pub mod c_abi;
+pub mod mtc_naive;
 pub mod rule_cases_data;
 pub mod rules_naive;
 
@@ -21,9 +23,9 @@ use std::process::{Command, Stdio};
 use tempfile::TempDir;
 
 use damka_core::{apply, legal_moves};
-use damka_core::{Color, PieceKind, Position, Slice, Variant};
+use damka_core::{Color, Move, PieceKind, Position, Slice, Variant};
 use damka_formats::Value;
-use damka_gen::{build, BuildOptions};
+use damka_gen::{build, BuildOptions, BuildReport, BuiltGroup, GenError};
 
 /// What a run of the `damka` binary printed, and whether it succeeded.
 pub struct Run {
@@ -70,6 +72,15 @@ pub fn temp_dir(tag: &str) -> TempDir {
 /// Builds every table of up to `pieces` pieces into `dir`, then the slices
 /// `extra` (in order, each with its dependencies already built).
 pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
+    build_tables_by(build::<V>, dir, pieces, extra);
+}
+
+/// A build of the generator: `damka_gen::build` or `damka_gen::build_mtc`.
+pub type Builder =
+    fn(&BuildOptions<'_>, &mut dyn FnMut(&BuiltGroup)) -> Result<BuildReport, GenError>;
+
+/// [`build_tables`] by `builder`.
+pub fn build_tables_by(builder: Builder, dir: &Path, pieces: u32, extra: &[&str]) {
     let options = BuildOptions {
         root: dir.to_path_buf(),
         max_pieces: pieces,
@@ -77,7 +88,7 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
         memory: None,
         progress: None,
     };
-    build::<V>(&options, &mut |_| {}).unwrap();
+    builder(&options, &mut |_| {}).unwrap();
     for name in extra {
         let slice: Slice = name.parse().unwrap();
         let only = BuildOptions {
@@ -85,7 +96,7 @@ pub fn build_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str]) {
             only: Some(slice),
             ..options.clone()
         };
-        build::<V>(&only, &mut |_| {}).unwrap();
+        builder(&only, &mut |_| {}).unwrap();
     }
 }
 
@@ -174,65 +185,78 @@ pub fn all_positions<V: Variant>(max_pieces: usize, kings_only: bool) -> Vec<Pos
 /// win in `d` if a successor is a loss in `d - 1`, and a loss in `d` if all its
 /// successors are wins, the longest in `d - 1`.
 pub fn naive_solve<V: Variant>(positions: &[Position<V>]) -> HashMap<Position<V>, Value> {
-    let id: HashMap<Position<V>, usize> =
-        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
     // Successor ids; `None` marks a successor whose side to move has no pieces.
-    let successors: Vec<Vec<Option<usize>>> = positions
-        .iter()
-        .map(|p| {
-            legal_moves(p)
-                .iter()
-                .map(|mv| {
-                    let next = apply(p, mv);
-                    if next.pieces(next.side()) == 0 {
-                        None
-                    } else {
-                        Some(id[&next])
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let mut dtw: Vec<Option<u16>> = vec![None; positions.len()];
-    let successor_dtw = |dtw: &Vec<Option<u16>>, s: &Option<usize>| match s {
+    let successors = each_move(positions, |_, _, next, id| {
+        (next.pieces(next.side()) != 0).then(|| id[&next])
+    });
+    let successor_dtw = |dtw: &[Option<u16>], s: &Option<usize>| match s {
         None => Some(0),
         Some(i) => dtw[*i],
     };
-    let mut quiet_rounds = 0;
-    let mut d: u16 = 0;
-    while quiet_rounds < 2 {
-        let mut found = Vec::new();
-        for (i, succ) in successors.iter().enumerate() {
-            if dtw[i].is_some() {
-                continue;
-            }
-            let decided = if d % 2 == 1 {
-                succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1))
-            } else {
-                succ.iter()
-                    .all(|s| successor_dtw(&dtw, s).is_some_and(|x| x % 2 == 1 && x < d))
-                    && (succ.is_empty()
-                        || succ.iter().any(|s| successor_dtw(&dtw, s) == Some(d - 1)))
-            };
-            if decided {
-                found.push(i);
-            }
-        }
-        quiet_rounds = if found.is_empty() {
-            quiet_rounds + 1
+    let dtw = in_rounds(positions.len(), |i, d, dtw| {
+        let succ = &successors[i];
+        let decided = if d % 2 == 1 {
+            succ.iter().any(|s| successor_dtw(dtw, s) == Some(d - 1))
         } else {
-            0
+            succ.iter()
+                .all(|s| successor_dtw(dtw, s).is_some_and(|x| x % 2 == 1 && x < d))
+                && (succ.is_empty() || succ.iter().any(|s| successor_dtw(dtw, s) == Some(d - 1)))
         };
-        for i in found {
-            dtw[i] = Some(d);
-        }
-        d += 1;
-    }
+        decided.then_some(d)
+    });
     positions
         .iter()
         .zip(dtw)
         .map(|(p, d)| (*p, d.map_or(Value::DRAW, Value::decided)))
         .collect()
+}
+
+/// For every position of `positions`, `step(position, move, reached, ids)` of
+/// each of its legal moves, where `ids` numbers `positions` by their order.
+pub fn each_move<V: Variant, T>(
+    positions: &[Position<V>],
+    step: impl Fn(&Position<V>, &Move, Position<V>, &HashMap<Position<V>, usize>) -> T,
+) -> Vec<Vec<T>> {
+    let id: HashMap<Position<V>, usize> =
+        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    positions
+        .iter()
+        .map(|p| {
+            legal_moves(p)
+                .iter()
+                .map(|mv| step(p, mv, apply(p, mv), &id))
+                .collect()
+        })
+        .collect()
+}
+
+/// Decides `n` positions in rounds `d` = 0, 1, ...: in round `d`, `decide(i, d,
+/// values)` gives the value of each undecided position `i` that round `d`
+/// decides, from the values of the earlier rounds (`values`, by position), or
+/// `None`. Stops after two rounds in a row decide nothing; positions never
+/// decided are `None`.
+pub fn in_rounds<T: Copy>(
+    n: usize,
+    mut decide: impl FnMut(usize, u16, &[Option<T>]) -> Option<T>,
+) -> Vec<Option<T>> {
+    let mut values = vec![None; n];
+    let (mut quiet_rounds, mut d) = (0, 0u16);
+    while quiet_rounds < 2 {
+        let found: Vec<(usize, T)> = (0..n)
+            .filter(|&i| values[i].is_none())
+            .filter_map(|i| decide(i, d, &values).map(|v| (i, v)))
+            .collect();
+        quiet_rounds = if found.is_empty() {
+            quiet_rounds + 1
+        } else {
+            0
+        };
+        for (i, value) in found {
+            values[i] = Some(value);
+        }
+        d += 1;
+    }
+    values
 }
 
 /// Every file of `dir/russian`, sorted by name, with its bytes.

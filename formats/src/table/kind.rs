@@ -33,6 +33,11 @@ pub enum ValueKind {
     /// position, encoded as [`ValueKind::Dtw`] is. `formats/FORMAT.md` gives the
     /// order of the states.
     CountedDtc,
+    /// Moves to conversion with no move limits (`formats/FORMAT.md`, "MTC
+    /// tables"): plies to the next capture or man move under the game-theoretic
+    /// value, a [`crate::value::Dtc`] value, encoded as [`ValueKind::Dtw`] is;
+    /// exact for every position. Not tied to a rule set.
+    Mtc,
 }
 
 impl ValueKind {
@@ -45,6 +50,7 @@ impl ValueKind {
             ValueKind::RuleWdl => 3,
             ValueKind::Dtz => 4,
             ValueKind::CountedDtc => 5,
+            ValueKind::Mtc => 6,
         }
     }
 
@@ -57,11 +63,12 @@ impl ValueKind {
             3 => Some(ValueKind::RuleWdl),
             4 => Some(ValueKind::Dtz),
             5 => Some(ValueKind::CountedDtc),
+            6 => Some(ValueKind::Mtc),
             _ => None,
         }
     }
 
-    /// `wdl`, `dtw`, `dtc`, `rwdl`, `dtz` or `cdtc`: the part of the file name before the
+    /// `wdl`, `dtw`, `dtc`, `rwdl`, `dtz`, `cdtc` or `mtc`: the part of the file name before the
     /// extension.
     pub fn name(self) -> &'static str {
         match self {
@@ -71,6 +78,7 @@ impl ValueKind {
             ValueKind::RuleWdl => "rwdl",
             ValueKind::Dtz => "dtz",
             ValueKind::CountedDtc => "cdtc",
+            ValueKind::Mtc => "mtc",
         }
     }
 
@@ -78,7 +86,7 @@ impl ValueKind {
     pub fn zstd_level(self) -> i32 {
         match self {
             ValueKind::Wdl | ValueKind::RuleWdl => WDL_ZSTD_LEVEL,
-            ValueKind::Dtw | ValueKind::Dtc | ValueKind::Dtz => DTW_ZSTD_LEVEL,
+            ValueKind::Dtw | ValueKind::Dtc | ValueKind::Dtz | ValueKind::Mtc => DTW_ZSTD_LEVEL,
             ValueKind::CountedDtc => COUNTED_ZSTD_LEVEL,
         }
     }
@@ -91,7 +99,8 @@ impl ValueKind {
             | ValueKind::Dtc
             | ValueKind::RuleWdl
             | ValueKind::Dtz
-            | ValueKind::CountedDtc => DTW_BLOCK_ENTRIES,
+            | ValueKind::CountedDtc
+            | ValueKind::Mtc => DTW_BLOCK_ENTRIES,
         }
     }
 }

@@ -97,7 +97,8 @@ impl TableHeader {
             | ValueKind::Dtc
             | ValueKind::RuleWdl
             | ValueKind::Dtz
-            | ValueKind::CountedDtc => {
+            | ValueKind::CountedDtc
+            | ValueKind::Mtc => {
                 let raw = decompress(compressed, dtw_capacity(entries)).map_err(bad)?;
                 DtwBlock::parse(raw, entries).map(Block::Dtw).map_err(bad)
             }

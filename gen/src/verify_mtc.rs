@@ -1,0 +1,63 @@
+//! Verification of the MTC tables (`damka verify --metric mtc`).
+//!
+//! Every MTC value is re-derived from the successors, as the DTW values are
+//! ([`crate::verify`]): a capture or man move (promotions included) is valued by
+//! the game-theoretic value of the position it reaches, from the DTW tables (a
+//! loss there: a win in 1 ply here), a king move by the MTC table one ply back.
+//! The check is complete for the same reason: by induction on the stored
+//! distance. Each value's outcome must also be the DTW table's.
+
+use std::path::Path;
+
+use damka_core::Variant;
+use damka_formats::table::ValueKind;
+use damka_formats::Dtc;
+use damka_probe::Tablebase;
+
+use crate::error::GenError;
+use crate::progress::OnProgress;
+use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
+use crate::verify_rules::{derive, reached, show};
+
+/// Verifies the MTC table of every slice under `root` that has one, reporting
+/// progress to `progress` (one group per slice).
+pub fn verify_mtc<V: Variant>(
+    root: &Path,
+    progress: Option<OnProgress<'_>>,
+) -> Result<VerifyReport, GenError> {
+    let tablebase = Tablebase::<V>::new(root);
+    let mut report = VerifyReport::default();
+    for slice in tables_in(tablebase.dir())? {
+        if !tablebase.path(slice, ValueKind::Mtc).is_file() {
+            continue;
+        }
+        let mtc = tablebase.decoded_table(slice, ValueKind::Mtc)?;
+        let theory = tablebase.slice_table(slice)?;
+        let size = mtc.indexer().size();
+        let chunks = check_slice(slice, size, progress, |index, found| {
+            let pos = mtc.indexer().position(index);
+            let stored = Dtc::from_raw(mtc.raw_at(index as usize));
+            let expected = derive(&pos, |mv, after| {
+                let king_move = pos.kings() & (1u64 << mv.from_bit()) != 0;
+                Ok(if mv.is_capture() || !king_move {
+                    reached(tablebase.probe_value(*after)?.wdl())
+                } else {
+                    tablebase.probe_mtc(*after)?
+                })
+            })?;
+            let wdl = theory.get(index).wdl();
+            if stored != expected || stored.wdl() != wdl {
+                record(found, || Mismatch {
+                    slice,
+                    table: "mtc",
+                    fen: pos.to_string(),
+                    stored: show(stored),
+                    expected: format!("{} (the DTW table: {wdl})", show(expected)),
+                });
+            }
+            Ok(())
+        })?;
+        report.add(1, size, chunks);
+    }
+    Ok(report)
+}

@@ -1,0 +1,184 @@
+//! The MTC tables (moves to conversion, `formats/FORMAT.md`, "MTC tables")
+//! against the naive solver of `tests/common/mtc_naive.rs` on every position of
+//! every Russian slice of up to 3 pieces and of the 4-king slices, with the
+//! statistics drawn from them; and the commands that build, probe, verify and
+//! count them.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use common::mtc_naive::naive_mtc;
+use common::{all_positions, build_tables_by, damka, naive_solve, temp_dir};
+use damka_core::{Color, Position, Russian, Slice, Variant};
+use damka_formats::{table::ValueKind, Dtc, Wdl};
+use damka_gen::build_mtc;
+use damka_gen::store::FileStore;
+use damka_probe::Tablebase;
+use damka_stats::stats::{metric_stats, Metric};
+
+/// Checks the probe and the statistics of the MTC tables in `dir` against the
+/// naive solver on `positions`.
+fn cross_check<V: Variant>(dir: &Path, positions: &[Position<V>]) {
+    let theory = naive_solve(positions);
+    let naive = naive_mtc(positions, &theory);
+    let tablebase = Tablebase::<V>::new(dir);
+    let (mut compared, mut earlier) = (0, 0);
+    for (pos, expected) in &naive {
+        if pos.white() == 0 || pos.black() == 0 {
+            continue;
+        }
+        let probed = tablebase.probe_mtc(*pos).unwrap();
+        assert_eq!(probed, *expected, "MTC of {pos}");
+        assert_eq!(probed.wdl(), theory[pos].wdl(), "outcome of {pos}");
+        assert!(
+            probed.distance() <= theory[pos].dtw(),
+            "MTC above DTW: {pos}"
+        );
+        if probed.wdl() == Wdl::Win && probed.distance() < theory[pos].dtw() {
+            earlier += 1;
+        }
+        compared += 1;
+    }
+    assert!(compared > 1000, "only {compared} positions compared");
+    assert!(earlier > 100, "only {earlier} wins convert before they end");
+    check_stats(dir, &naive);
+}
+
+/// The longest MTC win and loss of every slice that `naive` covers, as
+/// `damka stats --metric mtc` reports them from the MTC tables in `dir`, against
+/// the naive values.
+fn check_stats<V: Variant>(dir: &Path, naive: &HashMap<Position<V>, Dtc>) {
+    let report = metric_stats::<V>(dir, None, Metric::Mtc, |_| {}).unwrap();
+    assert_eq!(report.metric, "mtc");
+    let mut checked = 0;
+    for s in &report.slices {
+        let slice: Slice = s.slice.parse().unwrap();
+        let values: Vec<Dtc> = naive
+            .iter()
+            .filter(|(p, _)| p.side() == Color::White && Slice::of(*p).ok() == Some(slice))
+            .map(|(_, v)| *v)
+            .collect();
+        if values.is_empty() {
+            continue;
+        }
+        checked += 1;
+        assert_eq!(s.counts.positions, values.len() as u64, "{slice}");
+        for (wdl, extreme) in [
+            (Wdl::Win, &s.counts.longest_win),
+            (Wdl::Loss, &s.counts.longest_loss),
+        ] {
+            let longest = values
+                .iter()
+                .filter(|v| v.wdl() == wdl)
+                .filter_map(|v| v.distance())
+                .max();
+            assert_eq!(extreme.as_ref().map(|e| e.plies), longest, "{slice} {wdl}");
+            if let Some(e) = extreme {
+                let pos: Position<V> = e.fen.parse().unwrap();
+                assert_eq!(naive[&pos], Dtc::new(wdl, e.plies), "{slice}: {}", e.fen);
+            }
+        }
+    }
+    assert!(checked >= 4, "only {checked} slices checked");
+}
+
+#[test]
+fn russian_mtc_up_to_three_pieces_agrees_with_the_naive_solver() {
+    let tmp = temp_dir("mtc-naive-russian");
+    let dir = tmp.path().to_path_buf();
+    build_tables_by(build_mtc::<Russian>, &dir, 3, &[]);
+    cross_check::<Russian>(&dir, &all_positions(3, false));
+}
+
+#[test]
+fn russian_four_kings_mtc_agrees_with_the_naive_solver() {
+    let tmp = temp_dir("mtc-naive-russian-kings");
+    let dir = tmp.path().to_path_buf();
+    build_tables_by(build_mtc::<Russian>, &dir, 3, &["0M2K-0M2K", "0M3K-0M1K"]);
+    cross_check::<Russian>(&dir, &all_positions(4, true));
+}
+
+/// `damka` with `args` on the Russian tables under `dir`.
+fn run(dir: &Path, args: &[&str]) -> common::Run {
+    let dir = dir.to_str().unwrap();
+    let mut all = args.to_vec();
+    all.extend(["--variant", "russian", "--dir", dir]);
+    damka(&all, "")
+}
+
+#[test]
+fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
+    let tmp = temp_dir("mtc-cli");
+    let dir = tmp.path().to_path_buf();
+    let gen = run(
+        &dir,
+        &["gen", "--pieces", "3", "--metric", "mtc", "--quiet"],
+    );
+    assert!(gen.ok, "{}", gen.err);
+    assert!(gen.out.contains("mtc 1M0K-0M1K"), "{}", gen.out);
+
+    // The JSON answer carries the MTC table's value.
+    let probe = run(&dir, &["probe", "--json", "W:Wc3:Bh8"]);
+    assert!(probe.ok, "{}", probe.err);
+    let json: serde_json::Value = serde_json::from_str(probe.out.trim()).unwrap();
+    let tablebase = Tablebase::<Russian>::new(&dir);
+    let pos: Position<Russian> = "W:Wc3:Bh8".parse().unwrap();
+    let mtc = tablebase.probe_mtc(pos).unwrap();
+    assert_eq!(json["mtc"], serde_json::json!(mtc.distance()), "{json}");
+    assert_eq!(json["wdl"], mtc.wdl().name());
+    // A draw has an MTC table but no distance; a directory without MTC tables
+    // gives no "mtc" at all.
+    let draw = run(&dir, &["probe", "--json", "W:WKa1:BKh2"]);
+    let json: serde_json::Value = serde_json::from_str(draw.out.trim()).unwrap();
+    assert_eq!(json["wdl"], "draw");
+    assert!(json["mtc"].is_null() && json.get("mtc").is_some(), "{json}");
+
+    let verify = run(&dir, &["verify", "--metric", "mtc", "--quiet"]);
+    assert!(verify.ok, "{}{}", verify.out, verify.err);
+    assert!(verify.out.contains(": 0 mismatches"), "{}", verify.out);
+
+    let stats = run(&dir, &["stats", "--metric", "mtc", "--format", "json"]);
+    assert!(stats.ok, "{}", stats.err);
+    let report: serde_json::Value = serde_json::from_str(&stats.out).unwrap();
+    assert_eq!(report["distance"], "moves to conversion");
+    assert!(report["slices"][0]["longest_win"]["fen"].is_string());
+
+    // A wrong value is found: a kings-only draw stored as a win in 1.
+    let slice: Slice = "0M2K-0M1K".parse().unwrap();
+    let table = tablebase.decoded_table(slice, ValueKind::Mtc).unwrap();
+    let mut values: Vec<u16> = table.raw_values().collect();
+    let index = values.iter().position(|&v| v == Dtc::DRAW.raw()).unwrap();
+    values[index] = Dtc::win(1).raw();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    store.write_table(slice, ValueKind::Mtc, &values).unwrap();
+    let verify = run(&dir, &["verify", "--metric", "mtc", "--quiet"]);
+    assert!(!verify.ok);
+    assert!(!verify.out.contains(": 0 mismatches"), "{}", verify.out);
+    assert!(verify.out.contains(" mtc "), "{}", verify.out);
+
+    // The checksum check covers MTC files: a flipped byte in one is found.
+    let checked = run(&dir, &["verify", "--checksums-only"]);
+    assert!(checked.ok, "{}", checked.out);
+    let path = dir.join("russian").join("0M2K-0M1K.mtc.dkt");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[130] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let checked = run(&dir, &["verify", "--checksums-only"]);
+    assert!(
+        !checked.ok && checked.out.contains("0M2K-0M1K.mtc.dkt"),
+        "{}",
+        checked.out
+    );
+
+    // Game-theoretic tables alone: no MTC statistics, and a clear error.
+    let plain = temp_dir("mtc-cli-plain");
+    assert!(run(plain.path(), &["gen", "--pieces", "2", "--quiet"]).ok);
+    let none = run(plain.path(), &["stats", "--metric", "mtc"]);
+    assert!(
+        !none.ok && none.err.contains("damka gen --metric mtc"),
+        "{}",
+        none.err
+    );
+}
