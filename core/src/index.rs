@@ -332,6 +332,28 @@ impl<V: Variant> SliceIndexer<V> {
         )
     }
 
+    /// The position at offset `kings_index` of the block whose men are `men`
+    /// (White's and Black's, padded, as [`SliceIndexer::men`] gives them):
+    /// [`SliceIndexer::position`] without unranking the men, for a caller that
+    /// knows its block.
+    #[inline]
+    pub fn position_in_block(
+        &self,
+        (white_men, black_men): (u64, u64),
+        kings_index: u64,
+    ) -> Position<V> {
+        debug_assert!(kings_index < self.king_placements.value);
+        let men = to_dense::<V>(white_men | black_men);
+        let (white_kings, black_kings) = self.kings_dense(kings_index, men);
+        let (white_kings, black_kings) = (to_padded::<V>(white_kings), to_padded::<V>(black_kings));
+        Position::from_bitboards_unchecked(
+            white_men | white_kings,
+            black_men | black_kings,
+            white_kings | black_kings,
+            Color::White,
+        )
+    }
+
     /// The position with a given index, or an error if it is out of range.
     pub fn try_position(&self, index: u64) -> Result<Position<V>, IndexError> {
         if index >= self.size {

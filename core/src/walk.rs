@@ -227,6 +227,8 @@ mod tests {
                 for (i, pos) in walked.iter().enumerate() {
                     let offset = start + i as u64;
                     assert_eq!(*pos, indexer.position(men * k + offset), "{name}");
+                    let in_block = indexer.position_in_block(indexer.men(men), offset);
+                    assert_eq!(*pos, in_block, "{name}");
                     let (kings, white, black) = (pos.kings(), pos.white(), pos.black());
                     assert_eq!(ranks.kings_index(white & kings, black & kings), offset);
                 }

@@ -224,6 +224,8 @@ pub struct Group<V: Variant, M: Metric<V>> {
 pub(crate) struct Unit {
     /// `(slot, men index)` of each block.
     pub(crate) blocks: [(usize, u64); 2],
+    /// The men of each block: White's and Black's, padded bitboards.
+    pub(crate) men: [(u64, u64); 2],
     /// 1 or 2.
     pub(crate) count: usize,
 }
@@ -247,13 +249,12 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         for s in slices {
             let indexer = SliceIndexer::new(s)?;
             usize::try_from(indexer.size()).map_err(|_| GenError::TooLarge(s.name()))?;
-            let spill_path = spill_dir
-                .unwrap_or(&std::env::temp_dir())
-                .join(format!("{}.values.tmp", s.name()));
-            let mut values = SlotValues::new(&indexer, spill_path);
-            if spill_dir.is_none() {
-                values.allocate_all();
-            }
+            let values = match spill_dir {
+                Some(dir) => {
+                    SlotValues::new(&indexer, dir.join(format!("{}.values.tmp", s.name())))
+                }
+                None => SlotValues::in_memory(&indexer),
+            };
             slots.push(Slot { indexer, values });
         }
         Ok(Group {
@@ -280,9 +281,17 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 }
             }
             let units = self.units(sub.key);
-            units.par_iter().for_each(|unit| {
-                self.solve_unit(unit);
-                progress(unit.count as u64 * self.block_size());
+            // Small units (blocks of a few positions, men-heavy slices) are solved
+            // many to a task, reusing one working memory: allocating it per unit
+            // cost more than solving the unit.
+            let per_task = (SMALL_UNIT_TASK / self.block_size() as usize).max(1);
+            units.par_chunks(per_task).for_each(|chunk| {
+                let mut work = UnitWork::default();
+                for unit in chunk {
+                    self.solve_unit(unit, &mut work);
+                }
+                let units: usize = chunk.iter().map(|u| u.count).sum();
+                progress(units as u64 * self.block_size());
             });
             if self.spill {
                 for slot in &mut self.slots {
@@ -321,14 +330,18 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     .indexer
                     .men_index(rotate::<V>(men.black_men), rotate::<V>(men.white_men));
                 let (a, b) = ((s, men.index), (partner, flipped));
+                let men_a = (men.white_men, men.black_men);
+                let men_b = (rotate::<V>(men.black_men), rotate::<V>(men.white_men));
                 if a < b {
                     units.push(Unit {
                         blocks: [a, b],
+                        men: [men_a, men_b],
                         count: 2,
                     });
                 } else if a == b {
                     units.push(Unit {
                         blocks: [a, a],
+                        men: [men_a, men_a],
                         count: 1,
                     });
                 }
@@ -342,8 +355,10 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     pub(crate) fn position(&self, unit: &Unit, local: usize) -> Position<V> {
         let k = self.block_size();
         let (block, offset) = (local as u64 / k, local as u64 % k);
-        let (slot, men) = unit.blocks[block as usize];
-        self.slots[slot].indexer.position(men * k + offset)
+        let slot = unit.blocks[block as usize].0;
+        self.slots[slot]
+            .indexer
+            .position_in_block(unit.men[block as usize], offset)
     }
 
     /// The unit-local index of a White-to-move position of block `block`.
@@ -354,11 +369,19 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         (self.slots[slot].indexer.kings_index(pos) + block as u64 * k) as usize
     }
 
-    fn solve_unit(&self, unit: &Unit) {
+    fn solve_unit(&self, unit: &Unit, work: &mut UnitWork<V, M::Lookup>) {
         let k = self.block_size() as usize;
         let n = k * unit.count;
-        let mut cells = HugeArray::<Cell>::zeroed(n);
-        self.forward_pass(unit, &mut cells);
+        let mut huge;
+        let cells: &mut [Cell] = if n > SMALL_UNIT_TASK {
+            huge = HugeArray::<Cell>::zeroed(n);
+            &mut huge
+        } else {
+            work.cells.clear();
+            work.cells.resize_with(n, Cell::default);
+            &mut work.cells
+        };
+        self.forward_pass(unit, cells, &mut work.examine);
 
         // Predecessors are found only by un-moving kings.
         let has_kings = self.slots[0].slice().pieces() > self.slots[0].slice().men();
@@ -370,22 +393,26 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         } else {
             Vec::new()
         };
-        let mut buckets: Vec<Vec<u32>> = Vec::new();
+        let UnitWork {
+            buckets,
+            updates,
+            pushed,
+            spare,
+            ..
+        } = work;
         for (local, cell) in cells.iter_mut().enumerate() {
             let first = *cell.first_ply.get_mut();
             if first != NOT_QUEUED {
-                push(&mut buckets, local as u32, first);
+                buckets.push(local as u32, first);
             }
         }
-        // Scratch lists of the single-threaded path, kept across plies.
-        let (mut updates, mut pushed, mut spare) = (Vec::new(), Vec::new(), Vec::new());
         let mut ply = 0;
-        while ply < buckets.len() {
-            let items = std::mem::replace(&mut buckets[ply], std::mem::take(&mut spare));
+        while ply < buckets.top {
+            let items = std::mem::replace(&mut buckets.lists[ply], std::mem::take(spare));
             // A ply's frontier is processed in parallel when it is large (a
             // kings-only slice is one unit, so this is its only parallelism);
             // every push goes to a later ply, so the order does not matter.
-            let state = (&*cells, ranks.as_slice());
+            let state = (&*cells, ranks.as_slice(), has_kings);
             if items.len() >= PARALLEL_FRONTIER {
                 let pushed: Vec<Vec<(u32, u16)>> = items
                     .par_chunks(FRONTIER_CHUNK)
@@ -397,24 +424,25 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     })
                     .collect();
                 for (local, at) in pushed.into_iter().flatten() {
-                    push(&mut buckets, local, at);
+                    buckets.push(local, at);
                 }
             } else {
                 pushed.clear();
-                let scratch = (&mut updates, &mut pushed);
+                let scratch = (&mut *updates, &mut *pushed);
                 self.settle(unit, state, &items, ply as u16, false, scratch);
-                for &(local, at) in &pushed {
-                    push(&mut buckets, local, at);
+                for &(local, at) in pushed.iter() {
+                    buckets.push(local, at);
                 }
             }
             // The ply's list is not needed again: keep its memory for the next.
             let mut items = items;
             items.clear();
             if spare.capacity() < items.capacity() {
-                spare = items;
+                *spare = items;
             }
             ply += 1;
         }
+        buckets.top = 0;
         let store = |(local, cell): (usize, &Cell)| {
             let (slot, men) = unit.blocks[local / k];
             let index = men as usize * k + local % k;
@@ -439,7 +467,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     fn settle(
         &self,
         unit: &Unit,
-        (cells, ranks): (&[Cell], &[BlockRanks]),
+        (cells, ranks, has_kings): (&[Cell], &[BlockRanks], bool),
         items: &[u32],
         ply: u16,
         shared: bool,
@@ -474,6 +502,9 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                         continue;
                     }
                     cell.value.store(value, Ordering::Relaxed);
+                }
+                if !has_kings {
+                    continue;
                 }
                 let block = local as usize / k;
                 let partner = if unit.count == 2 { 1 - block } else { 0 };
@@ -525,50 +556,52 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
 
     /// The forward pass of a unit (see the module docs), in parallel chunks, each
     /// walking its positions in index order and examining them in batches.
-    fn forward_pass(&self, unit: &Unit, cells: &mut [Cell]) {
+    fn forward_pass(&self, unit: &Unit, cells: &mut [Cell], scratch: &mut Examine<V, M::Lookup>) {
         const CHUNK: usize = 4096;
         let k = self.block_size() as usize;
-        let examine_chunk = |chunk: usize, cells: &mut [Cell]| {
-            let (first, len) = (chunk * CHUNK, cells.len());
-            let mut scratch = Examine::default();
-            let mut batch: Vec<(usize, Position<V>)> = Vec::with_capacity(FORWARD_BATCH);
-            let mut done = 0;
-            let mut feed = |slot: usize, pos: Position<V>| {
-                batch.push((slot, pos));
-                if batch.len() == FORWARD_BATCH {
-                    self.examine(&batch, &mut cells[done..done + FORWARD_BATCH], &mut scratch);
-                    done += FORWARD_BATCH;
-                    batch.clear();
+        let examine_chunk =
+            |chunk: usize, cells: &mut [Cell], scratch: &mut Examine<V, M::Lookup>| {
+                let (first, len) = (chunk * CHUNK, cells.len());
+                let mut batch = std::mem::take(&mut scratch.batch);
+                batch.clear();
+                let mut done = 0;
+                let mut feed = |slot: usize, pos: Position<V>| {
+                    batch.push((slot, pos));
+                    if batch.len() == FORWARD_BATCH {
+                        self.examine(&batch, &mut cells[done..done + FORWARD_BATCH], scratch);
+                        done += FORWARD_BATCH;
+                        batch.clear();
+                    }
+                };
+                if k < SHORT_BLOCK {
+                    // Setting up a walk costs more than unranking a few positions.
+                    for local in first..first + len {
+                        feed(unit.blocks[local / k].0, self.position(unit, local));
+                    }
+                } else {
+                    // A chunk may straddle the unit's two blocks: one walk per block.
+                    let mut local = first;
+                    while local < first + len {
+                        let (block, offset) = (local / k, local % k);
+                        let (slot, men) = unit.blocks[block];
+                        let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
+                        let span = (k - offset).min(first + len - local);
+                        walk.take(span).for_each(|pos| feed(slot, pos));
+                        local += span;
+                    }
                 }
+                if !batch.is_empty() {
+                    self.examine(&batch, &mut cells[done..], scratch);
+                }
+                scratch.batch = batch;
             };
-            if k < SHORT_BLOCK {
-                // Setting up a walk costs more than unranking a few positions.
-                for local in first..first + len {
-                    feed(unit.blocks[local / k].0, self.position(unit, local));
-                }
-            } else {
-                // A chunk may straddle the unit's two blocks: one walk per block.
-                let mut local = first;
-                while local < first + len {
-                    let (block, offset) = (local / k, local % k);
-                    let (slot, men) = unit.blocks[block];
-                    let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
-                    let span = (k - offset).min(first + len - local);
-                    walk.take(span).for_each(|pos| feed(slot, pos));
-                    local += span;
-                }
-            }
-            if !batch.is_empty() {
-                self.examine(&batch, &mut cells[done..], &mut scratch);
-            }
-        };
         if cells.len() <= CHUNK {
-            examine_chunk(0, cells);
+            examine_chunk(0, cells, scratch);
         } else {
             cells
                 .par_chunks_mut(CHUNK)
                 .enumerate()
-                .for_each(|(chunk, cells)| examine_chunk(chunk, cells));
+                .for_each(|(chunk, cells)| examine_chunk(chunk, cells, &mut Examine::default()));
         }
     }
 
@@ -581,7 +614,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         &self,
         batch: &[(usize, Position<V>)],
         cells: &mut [Cell],
-        scratch: &mut Examine<M::Lookup>,
+        scratch: &mut Examine<V, M::Lookup>,
     ) {
         let mut outcomes = [Outcome::default(); FORWARD_BATCH];
         scratch.successors.clear();
@@ -704,17 +737,63 @@ impl Cell {
 /// and positions to queue `(position, ply)`.
 type Scratch<'a> = (&'a mut Vec<(u32, bool)>, &'a mut Vec<(u32, u16)>);
 
-/// Queues `local` at `ply`.
-fn push(buckets: &mut Vec<Vec<u32>>, local: u32, ply: u16) {
-    let ply = ply as usize;
-    if buckets.len() <= ply {
-        buckets.resize_with(ply + 1, Vec::new);
+/// The backward pass's bucket queue: the positions to settle at each ply.
+#[derive(Default)]
+struct Buckets {
+    /// Per ply; lists at and above `top` are empty (kept for their memory).
+    lists: Vec<Vec<u32>>,
+    /// One past the highest ply queued.
+    top: usize,
+}
+
+impl Buckets {
+    /// Queues `local` at `ply`.
+    fn push(&mut self, local: u32, ply: u16) {
+        let ply = ply as usize;
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, Vec::new);
+        }
+        self.lists[ply].push(local);
+        self.top = self.top.max(ply + 1);
     }
-    buckets[ply].push(local);
+}
+
+/// The working memory of a unit's solve, reused by the units one task solves in
+/// a row.
+struct UnitWork<V: Variant, L> {
+    /// The forward pass's scratch lists.
+    examine: Examine<V, L>,
+    /// The cells of a unit of at most [`SMALL_UNIT_TASK`] positions (larger ones
+    /// get their own, possibly huge-page, array).
+    cells: Vec<Cell>,
+    /// The bucket queue.
+    buckets: Buckets,
+    /// Scratch list of the single-threaded backward pass: predecessor updates.
+    updates: Vec<(u32, bool)>,
+    /// Scratch list of the single-threaded backward pass: positions to queue.
+    pushed: Vec<(u32, u16)>,
+    /// An empty list with memory, swapped in for a settled ply's.
+    spare: Vec<u32>,
+}
+
+impl<V: Variant, L> Default for UnitWork<V, L> {
+    fn default() -> Self {
+        UnitWork {
+            examine: Examine::default(),
+            cells: Vec::new(),
+            buckets: Buckets::default(),
+            updates: Vec::new(),
+            pushed: Vec::new(),
+            spare: Vec::new(),
+        }
+    }
 }
 
 /// A frontier at least this large is processed by several threads.
 const PARALLEL_FRONTIER: usize = 1 << 14;
+/// Positions of small units solved together by one task (and the largest unit
+/// whose cells are reused from unit to unit).
+const SMALL_UNIT_TASK: usize = 1 << 12;
 /// Blocks shorter than this are unranked position by position, not walked.
 const SHORT_BLOCK: usize = 64;
 
@@ -739,16 +818,19 @@ enum Successor<L> {
 }
 
 /// Scratch lists of the forward pass, kept across batches.
-struct Examine<L> {
+struct Examine<V: Variant, L> {
+    /// The positions of a batch, with their slots.
+    batch: Vec<(usize, Position<V>)>,
     /// The moves of one position.
     moves: Vec<Move>,
     /// The successors of a batch: `(position in the batch, where its value is)`.
     successors: Vec<(u8, Successor<L>)>,
 }
 
-impl<L> Default for Examine<L> {
+impl<V: Variant, L> Default for Examine<V, L> {
     fn default() -> Self {
         Examine {
+            batch: Vec::with_capacity(FORWARD_BATCH),
             moves: Vec::with_capacity(64),
             successors: Vec::with_capacity(FORWARD_BATCH * 16),
         }

@@ -43,7 +43,10 @@ enum Place {
 pub struct SlotValues {
     /// Positions per block.
     block: usize,
-    /// Per men index: its key and its ordinal among the blocks of that key.
+    /// Positions in the slice.
+    len: usize,
+    /// Per men index: its key and its ordinal among the blocks of that key
+    /// (empty when every key is in memory at once).
     blocks: Vec<(u32, u32)>,
     /// Blocks per key.
     counts: Vec<u32>,
@@ -53,7 +56,7 @@ pub struct SlotValues {
     spill_path: PathBuf,
     /// The spill file, once something was spilled, and its length.
     spill: Option<(File, u64)>,
-    /// With [`SlotValues::allocate_all`]: every value and capture bit by index,
+    /// With [`SlotValues::in_memory`]: every value and capture bit by index,
     /// read and written directly (no key lookup on the solver's hot path).
     flat: Option<(HugeArray<AtomicU16>, HugeArray<AtomicU64>)>,
 }
@@ -82,6 +85,7 @@ impl SlotValues {
         let places = (0..=top).map(|_| Place::Absent).collect();
         SlotValues {
             block: indexer.king_placements() as usize,
+            len: indexer.size() as usize,
             blocks,
             counts,
             places,
@@ -91,16 +95,26 @@ impl SlotValues {
         }
     }
 
+    /// Storage for the slice of `indexer` with every value in memory at once, in
+    /// index order, for a group that fits the budget: it is never spilled, so it
+    /// needs no map from blocks to sub-slices.
+    pub fn in_memory<V: Variant>(indexer: &SliceIndexer<V>) -> SlotValues {
+        let len = indexer.size() as usize;
+        SlotValues {
+            block: indexer.king_placements() as usize,
+            len,
+            blocks: Vec::new(),
+            counts: Vec::new(),
+            places: Vec::new(),
+            spill_path: PathBuf::new(),
+            spill: None,
+            flat: Some(zeroed(len)),
+        }
+    }
+
     /// Positions of key `key`.
     pub fn key_positions(&self, key: u32) -> u64 {
         u64::from(self.counts.get(key as usize).copied().unwrap_or(0)) * self.block as u64
-    }
-
-    /// Allocates every key in memory at once, in index order (for a group that
-    /// fits the budget: it is never spilled).
-    pub fn allocate_all(&mut self) {
-        let (values, captures) = zeroed(self.blocks.len() * self.block);
-        self.flat = Some((values, captures));
     }
 
     /// Allocates key `key` in memory (every value a draw, no capture).
@@ -219,7 +233,7 @@ impl SlotValues {
     /// Every value and capture bit, by index (for callers that want them all in
     /// memory, such as the rule tables' solve).
     pub fn to_vecs(&self) -> Result<(Vec<u16>, BitVec<u64>), GenError> {
-        let n = self.blocks.len() * self.block;
+        let n = self.len;
         let mut values = vec![0u16; n];
         let mut captures = BitVec::repeat(false, n);
         self.read_into(0..n, &mut values, &mut captures)?;
@@ -312,7 +326,7 @@ fn zeroed(n: usize) -> (HugeArray<AtomicU16>, HugeArray<AtomicU64>) {
 
 impl ValueSource for SlotValues {
     fn len(&self) -> usize {
-        self.blocks.len() * self.block
+        self.len
     }
 
     fn read(&self, range: Range<usize>) -> Result<(Vec<u16>, BitVec<u64>), GenError> {
