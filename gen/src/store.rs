@@ -249,7 +249,7 @@ impl FileStore {
 /// The packed WDL block of the entries `range`.
 fn wdl_block(values: &dyn ValueSource, range: Range<usize>) -> Result<Vec<u8>, GenError> {
     let (values, captures) = values.read(range)?;
-    Ok(pack_wdl(&wdl_block_codes(&values, &captures)))
+    Ok(pack_wdl(&wdl_block_codes(&values, captures.as_raw_slice())))
 }
 
 /// About how many bytes the WDL file of a slice takes: its blocks compressed at a
@@ -271,20 +271,20 @@ fn estimate_wdl(values: &dyn ValueSource) -> Result<usize, GenError> {
 /// The two-bit WDL codes of a block, with the don't-care entries (capture
 /// positions) filled to compress well: each takes the code before it, so a run of
 /// don't-cares extends the run of values it interrupts (a run at the block's start
-/// takes the first cared-for code).
-pub fn wdl_block_codes(values: &[u16], captures: &BitSlice<u64>) -> Vec<u8> {
+/// takes the first cared-for code). Entry `i` is a capture position where bit
+/// `i % 64` of `captures[i / 64]` is set.
+pub fn wdl_block_codes(values: &[u16], captures: &[u64]) -> Vec<u8> {
     let code = |v: u16| wdl_code(Value::from_raw(v).wdl());
-    let first = values
-        .iter()
-        .zip(captures.iter())
-        .find(|(_, capture)| !**capture)
-        .map_or(wdl_code(Wdl::Draw), |(&v, _)| code(v));
+    let capture = |i: usize| captures[i / 64] >> (i % 64) & 1 != 0;
+    let first = (0..values.len())
+        .find(|&i| !capture(i))
+        .map_or(wdl_code(Wdl::Draw), |i| code(values[i]));
     let mut previous = first;
     values
         .iter()
-        .zip(captures.iter())
-        .map(|(&v, capture)| {
-            if !*capture {
+        .enumerate()
+        .map(|(i, &v)| {
+            if !capture(i) {
                 previous = code(v);
             }
             previous
@@ -333,18 +333,16 @@ impl TableStore for FileStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bitvec::prelude::*;
 
     #[test]
     fn dont_care_entries_continue_the_run() {
         let (w, d, l) = (Value::decided(1).raw(), 0, Value::LOST.raw());
         let values = [l, w, w, d, w, w, l];
-        let captures = bits![u64, Lsb0; 1, 0, 1, 1, 0, 1, 0];
+        let captures = [0b010_1101];
         assert_eq!(
-            wdl_block_codes(&values, captures),
+            wdl_block_codes(&values, &captures),
             vec![2, 2, 2, 2, 2, 2, 0]
         );
-        let all = bits![u64, Lsb0; 1, 1];
-        assert_eq!(wdl_block_codes(&[w, l], all), vec![1, 1]);
+        assert_eq!(wdl_block_codes(&[w, l], &[0b11]), vec![1, 1]);
     }
 }

@@ -248,9 +248,27 @@ impl SlotValues {
         captures: &mut BitVec<u64>,
     ) -> Result<(), GenError> {
         if let Some((v, c)) = &self.flat {
-            for (i, at) in range.enumerate() {
-                values[i] = v[at].load(Ordering::Relaxed);
-                captures.set(i, c[at / 64].load(Ordering::Relaxed) >> (at % 64) & 1 != 0);
+            for (out, value) in values.iter_mut().zip(&v[range.clone()]) {
+                *out = value.load(Ordering::Relaxed);
+            }
+            if range.start % 64 == 0 {
+                // Whole words (the writer's blocks start on one): the last is
+                // masked to the range.
+                let first = range.start / 64;
+                let words = captures.as_raw_mut_slice();
+                for (i, word) in words.iter_mut().enumerate() {
+                    *word = c[first + i].load(Ordering::Relaxed);
+                }
+                if range.len() % 64 != 0 {
+                    if let Some(last) = words.last_mut() {
+                        *last &= (1 << (range.len() % 64)) - 1;
+                    }
+                }
+            } else {
+                for (i, at) in range.enumerate() {
+                    let set = c[at / 64].load(Ordering::Relaxed) >> (at % 64) & 1 != 0;
+                    captures.set(i, set);
+                }
             }
             return Ok(());
         }
