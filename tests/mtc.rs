@@ -14,6 +14,7 @@ use common::{all_positions, build_tables_by, damka, naive_solve, temp_dir};
 use damka_core::{Color, Position, Russian, Slice, Variant};
 use damka_formats::{table::ValueKind, Dtc, Wdl};
 use damka_gen::build_mtc;
+use damka_gen::mtc::build_mtc_group;
 use damka_gen::store::FileStore;
 use damka_probe::Tablebase;
 use damka_stats::stats::{metric_stats, Metric};
@@ -181,4 +182,41 @@ fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
         "{}",
         none.err
     );
+}
+
+#[test]
+fn mtc_groups_spilled_to_disk_write_the_same_bytes() {
+    let tmp = temp_dir("mtc-resident");
+    let dir = tmp.path().to_path_buf();
+    let gen = run(
+        &dir,
+        &["gen", "--pieces", "4", "--metric", "mtc", "--quiet"],
+    );
+    assert!(gen.ok, "{}", gen.err);
+    let tablebase = Tablebase::<Russian>::new(&dir);
+    let spilled_tmp = temp_dir("mtc-spilled");
+    let spilled = spilled_tmp.path().join("russian");
+    let store = FileStore::new(&spilled, damka_core::VariantKind::Russian).unwrap();
+    let mut heads: Vec<Slice> = Vec::new();
+    for slice in damka_core::build_order::<Russian>(4) {
+        if !heads.contains(&slice.mirror()) {
+            heads.push(slice);
+        }
+    }
+    for &head in &heads {
+        let (_, spilled) = build_mtc_group(&tablebase, &store, head, &|_| Ok(true)).unwrap();
+        assert!(spilled, "{head}");
+    }
+    let mut compared = 0;
+    for entry in std::fs::read_dir(tablebase.dir()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        assert!(!name.ends_with(".tmp"), "spill file {name} left behind");
+        if name.ends_with(".mtc.dkt") {
+            let resident = std::fs::read(tablebase.dir().join(&name)).unwrap();
+            let solved_spilled = std::fs::read(spilled.join(&name)).unwrap();
+            assert!(resident == solved_spilled, "{name} differs when spilled");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 41, "every MTC table of Russian up to 4 pieces");
 }

@@ -147,7 +147,7 @@ pub fn build<V: Variant>(
         ..BuildReport::default()
     };
     let threads = rayon::current_num_threads();
-    let budget = Budget::new::<V>(options.memory, &todo, threads)?;
+    let budget = Budget::new::<V>(options.memory, &todo, threads, &|_| Ok(0))?;
     let mut total = 0;
     for &head in &todo {
         total += group_positions::<V>(head)?;
@@ -195,7 +195,7 @@ pub fn build<V: Variant>(
 }
 
 /// The memory ceiling of a build and the check of each group against it.
-struct Budget {
+pub(crate) struct Budget {
     /// Bytes, or `None` for no ceiling (the system does not say what it has).
     bytes: Option<u64>,
     /// Where the ceiling comes from, for messages.
@@ -206,10 +206,14 @@ impl Budget {
     /// The ceiling `memory` (or the default), checked against every group of
     /// `todo`: fails at once, naming the smallest budget that works, if some
     /// group cannot be solved inside it even with its sub-slices spilled.
-    fn new<V: Variant>(
+    /// `extra` is what a group holds besides the game-theoretic solve
+    /// ([`group_need`]): 0 for it, the group's own decoded tables for a metric
+    /// that reads them.
+    pub(crate) fn new<V: Variant>(
         memory: Option<u64>,
         todo: &[Slice],
         threads: usize,
+        extra: &dyn Fn(Slice) -> Result<u64, GenError>,
     ) -> Result<Budget, GenError> {
         let (bytes, source) = match memory {
             Some(bytes) => (Some(bytes), "--memory"),
@@ -221,7 +225,7 @@ impl Budget {
         };
         let mut worst: Option<(Slice, u64)> = None;
         for &head in todo {
-            let need = group_need::<V>(head, threads)?.spilled;
+            let need = group_need::<V>(head, threads)?.spilled + extra(head)?;
             if worst.is_none_or(|(_, w)| need > w) {
                 worst = Some((head, need));
             }
@@ -243,8 +247,9 @@ impl Budget {
     }
 
     /// Whether the group of `head` must spill its sub-slices, now that its
-    /// dependencies are decoded into `deps_bytes` bytes.
-    fn must_spill<V: Variant>(
+    /// dependencies (and any other table its metric reads) are decoded into
+    /// `deps_bytes` bytes.
+    pub(crate) fn must_spill<V: Variant>(
         &self,
         head: Slice,
         threads: usize,
@@ -267,7 +272,7 @@ impl Budget {
 }
 
 /// The positions of the solve group headed by `head`.
-fn group_positions<V: Variant>(head: Slice) -> Result<u64, GenError> {
+pub(crate) fn group_positions<V: Variant>(head: Slice) -> Result<u64, GenError> {
     let mut total = SliceIndexer::<V>::new(head)?.size();
     if !head.is_self_mirror() {
         total += SliceIndexer::<V>::new(head.mirror())?.size();

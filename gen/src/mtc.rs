@@ -6,15 +6,18 @@
 //! A group's MTC values are read from its game-theoretic values and those of its
 //! dependencies, so [`build_mtc`] builds whatever DTW tables are missing first.
 //! Groups whose MTC tables are there already are skipped, so an interrupted build
-//! resumes.
+//! resumes. The memory budget bounds this build as it does the DTW build: a group
+//! whose values and decoded tables do not fit is solved with its sub-slices
+//! spilled to disk, and a budget too small for some group even so is refused
+//! before anything is built.
 
 use std::time::Instant;
 
-use damka_core::{build_order, dependencies, Variant};
+use damka_core::{build_order, dependencies, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_probe::Tablebase;
 
-use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
+use crate::build::{build, group_positions, groups, Budget, BuildOptions, BuildReport, BuiltGroup};
 use crate::error::GenError;
 use crate::rules::group_slices;
 use crate::solve::Group;
@@ -23,7 +26,6 @@ use crate::zeroing::Zeroing;
 
 /// Builds the MTC tables of the slices `options` asks for (and the game-theoretic
 /// tables they need), calling `on_group` as each group's MTC tables are written.
-/// Every group is solved in memory: `options.memory` bounds only the DTW build.
 pub fn build_mtc<V: Variant>(
     options: &BuildOptions<'_>,
     on_group: &mut dyn FnMut(&BuiltGroup),
@@ -36,6 +38,7 @@ pub fn build_mtc<V: Variant>(
     let tablebase = Tablebase::<V>::new(&options.root);
     let store = FileStore::new(tablebase.dir(), V::KIND)?;
     let mut report = BuildReport::default();
+    let mut todo = Vec::new();
     for head in heads {
         let slices = group_slices(head);
         if slices
@@ -43,26 +46,60 @@ pub fn build_mtc<V: Variant>(
             .all(|&s| store.contains_table(s, ValueKind::Mtc))
         {
             report.skipped += slices.len();
-            continue;
+        } else {
+            todo.push(head);
         }
+    }
+    // Beside what the game-theoretic solve needs, the metric holds the group's
+    // own game-theoretic values, decoded at one byte per position.
+    let threads = rayon::current_num_threads();
+    let budget = Budget::new::<V>(options.memory, &todo, threads, &|head| {
+        group_positions::<V>(head)
+    })?;
+    for head in todo {
         let started = Instant::now();
-        let mut exits = Vec::new();
-        for dep in dependencies(head) {
-            exits.push((dep.material(), tablebase.slice_table(dep)?));
-        }
-        let mut own = Vec::new();
-        for &slice in &slices {
-            own.push((slice, tablebase.slice_table(slice)?.raw_values().collect()));
-        }
-        let mut group = Group::new(head, Zeroing::mtc(exits, own)?)?;
-        let positions = group.positions();
-        group.solve(&|_| {})?;
-        for slot in group.into_slots() {
-            let slice = slot.slice();
-            let (values, _) = slot.into_values()?;
-            store.write_table(slice, ValueKind::Mtc, &values)?;
-        }
-        report.record(BuiltGroup::in_memory(slices, positions, started), on_group);
+        let must_spill = |decoded| budget.must_spill::<V>(head, threads, decoded);
+        let (positions, spilled) = build_mtc_group(&tablebase, &store, head, &must_spill)?;
+        let mut built = BuiltGroup::in_memory(group_slices(head), positions, started);
+        built.spilled = spilled;
+        report.record(built, on_group);
     }
     Ok(report)
+}
+
+/// Solves the MTC tables of the group headed by `head` from the DTW tables of
+/// `tablebase` and writes them to `store`. `must_spill`, given the bytes of the
+/// decoded tables the solve reads, says whether to spill the group's sub-slices
+/// to disk (into the table directory) to stay inside the memory budget; the
+/// files are the same bytes either way. Returns the group's positions and
+/// whether it spilled.
+#[doc(hidden)]
+pub fn build_mtc_group<V: Variant>(
+    tablebase: &Tablebase<V>,
+    store: &FileStore,
+    head: Slice,
+    must_spill: &dyn Fn(u64) -> Result<bool, GenError>,
+) -> Result<(u64, bool), GenError> {
+    let mut exits = Vec::new();
+    for dep in dependencies(head) {
+        exits.push((dep.material(), tablebase.slice_table(dep)?));
+    }
+    let mut own = Vec::new();
+    for slice in group_slices(head) {
+        own.push(tablebase.slice_table(slice)?);
+    }
+    let decoded = exits
+        .iter()
+        .map(|(_, t)| t.heap_bytes() as u64)
+        .sum::<u64>()
+        + own.iter().map(|t| t.heap_bytes() as u64).sum::<u64>();
+    let spill = must_spill(decoded)?;
+    let spill_dir = spill.then(|| tablebase.dir());
+    let mut group = Group::with_spill(head, Zeroing::mtc(exits, own)?, spill_dir)?;
+    let positions = group.positions();
+    group.solve(&|_| {})?;
+    for slot in group.into_slots() {
+        store.write_table_from(slot.slice(), ValueKind::Mtc, slot.values())?;
+    }
+    Ok((positions, spill))
 }

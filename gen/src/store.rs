@@ -150,6 +150,26 @@ impl FileStore {
         self.write_values(&self.path(slice, kind), slice, kind, 0, values)
     }
 
+    /// Writes the `kind` table of `slice` that no rule set qualifies, like
+    /// [`FileStore::write_table`], reading the values range by range from
+    /// `values` (a group solved with its sub-slices spilled is never all in
+    /// memory).
+    pub fn write_table_from(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+        values: &dyn ValueSource,
+    ) -> Result<(), GenError> {
+        self.write_file(
+            &self.path(slice, kind),
+            slice,
+            kind,
+            0,
+            values.len(),
+            &|range| Ok(encode_dtw(&values.read(range)?.0)),
+        )
+    }
+
     /// Whether the `kind` table of `slice` that no rule set qualifies is there.
     pub fn contains_table(&self, slice: Slice, kind: ValueKind) -> bool {
         self.path(slice, kind).is_file()

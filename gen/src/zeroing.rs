@@ -28,10 +28,30 @@ pub(crate) struct Zeroing<V: Variant> {
     /// The tables of the materials captures and promotions lead to.
     exits: Vec<(Material, Arc<SliceTable<V>>)>,
     /// The stored codes of the group's own slices, which quiet man moves reach.
-    own: Vec<(SliceIndexer<V>, Vec<u16>)>,
+    own: Vec<(SliceIndexer<V>, Own<V>)>,
     /// The outcome, for its side to move, of a position whose stored code is
     /// given: how the tables of `exits` and `own` are read.
     outcome: fn(u16) -> Wdl,
+}
+
+/// The group's own values that a quiet man move reaches: codes in memory, or
+/// a decoded table (one byte per position where the values fit).
+enum Own<V: Variant> {
+    /// One code per index.
+    Codes(Vec<u16>),
+    /// The slice's decoded table.
+    Table(Arc<SliceTable<V>>),
+}
+
+impl<V: Variant> Own<V> {
+    /// The code at `index`.
+    #[inline]
+    fn raw_at(&self, index: usize) -> u16 {
+        match self {
+            Own::Codes(codes) => codes[index],
+            Own::Table(table) => table.raw_at(index),
+        }
+    }
 }
 
 impl<V: Variant> Zeroing<V> {
@@ -42,25 +62,29 @@ impl<V: Variant> Zeroing<V> {
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
         own: Vec<(Slice, Vec<u16>)>,
     ) -> Result<Zeroing<V>, GenError> {
-        Zeroing::new(exits, own, |code| {
+        let own = own.into_iter().map(|(s, codes)| (s, Own::Codes(codes)));
+        Zeroing::new(exits, own.collect(), |code| {
             RuleWdl::from_code(code).map_or(Wdl::Draw, RuleWdl::ruled)
         })
     }
 
-    /// The MTC metric, over the dependencies' DTW tables `exits` and the raw
-    /// [`Value`]s of the group's own slices `own`: a zeroing move must reach a
-    /// position won with no move limits.
+    /// The MTC metric, over the dependencies' DTW tables `exits` and the
+    /// decoded DTW tables of the group's own slices `own`: a zeroing move must
+    /// reach a position won with no move limits.
     pub(crate) fn mtc(
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
-        own: Vec<(Slice, Vec<u16>)>,
+        own: Vec<Arc<SliceTable<V>>>,
     ) -> Result<Zeroing<V>, GenError> {
-        Zeroing::new(exits, own, |raw| Value::from_raw(raw).wdl())
+        let own = own
+            .into_iter()
+            .map(|table| (table.indexer().slice(), Own::Table(table)));
+        Zeroing::new(exits, own.collect(), |raw| Value::from_raw(raw).wdl())
     }
 
     /// The metric over `exits` and `own`, whose stored codes `outcome` reads.
     fn new(
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
-        own: Vec<(Slice, Vec<u16>)>,
+        own: Vec<(Slice, Own<V>)>,
         outcome: fn(u16) -> Wdl,
     ) -> Result<Zeroing<V>, GenError> {
         let own = own
@@ -128,7 +152,7 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
             .iter()
             .find(|(indexer, _)| indexer.slice().material() == material)
             .unwrap_or_else(|| unreachable!("a quiet man move left the group ({material:?})"));
-        Some(self.reached(codes[indexer.index(&next) as usize]))
+        Some(self.reached(codes.raw_at(indexer.index(&next) as usize)))
     }
 
     #[inline]
