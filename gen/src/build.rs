@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::Tablebase;
 
-use crate::budget::{default_budget, group_need, mib};
+use crate::budget::{default_budget, group_need, mib, values_bytes};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
@@ -77,6 +77,9 @@ pub struct BuildReport {
     pub built: Vec<BuiltGroup>,
     /// Slices skipped because their tables were already there.
     pub skipped: usize,
+    /// Wall time of the whole run, where the groups' times overlap (a group's
+    /// tables are written while the next is solved); `None`: they do not.
+    pub wall: Option<Duration>,
 }
 
 impl BuildReport {
@@ -91,9 +94,10 @@ impl BuildReport {
         self.built.push(built);
     }
 
-    /// Wall time spent solving.
+    /// Wall time spent building.
     pub fn elapsed(&self) -> Duration {
-        self.built.iter().map(|g| g.elapsed).sum()
+        self.wall
+            .unwrap_or_else(|| self.built.iter().map(|g| g.elapsed).sum())
     }
 }
 
@@ -154,44 +158,118 @@ pub fn build<V: Variant>(
     }
     let progress = options.progress;
     send(progress, Progress::Started { positions: total });
-    for head in todo {
-        let started = Instant::now();
-        let deps = dependencies(head)
-            .into_iter()
-            .map(|dep| tablebase.slice_table(dep))
-            .collect::<Result<Vec<_>, _>>()?;
-        let deps_bytes = deps.iter().map(|d| d.heap_bytes() as u64).sum();
-        let spill = budget.must_spill::<V>(head, threads, deps_bytes)?;
-        let spill_dir = spill.then(|| tablebase.dir());
-        let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
-        let positions = group.positions();
-        send(
-            progress,
-            Progress::GroupStarted {
-                slice: head,
-                positions,
-            },
-        );
-        group.solve(&|done| send(progress, Progress::Advanced { positions: done }))?;
-        send(progress, Progress::GroupFinished { slice: head });
-        // The dependencies are dropped here: writing the tables does not read them.
-        let slots = group.into_slots();
-        let tables: Vec<SolvedSlice<'_>> = slots
-            .iter()
-            .map(|slot| (slot.slice(), slot.values()))
-            .collect();
-        store.write_group(&tables)?;
-        let slices = slots.iter().map(|slot| slot.slice()).collect();
-        let built = BuiltGroup {
-            slices,
-            positions,
-            elapsed: started.elapsed(),
-            spilled: spill,
-        };
-        report.record(built, on_group);
-    }
+    let started = Instant::now();
+    // A group's tables are written on a thread of their own while the next group
+    // is solved, when the next group does not read them and both fit in the
+    // budget: writing (zstd) and solving each leave a core idle part of the time,
+    // and together they keep both busy. At most one group is being written.
+    std::thread::scope(|scope| -> Result<(), GenError> {
+        let mut writing: Option<Writing<'_>> = None;
+        for head in todo {
+            let group_started = Instant::now();
+            if let Some(w) = &writing {
+                let need = group_need::<V>(head, threads)?;
+                let reads_it = dependencies(head).iter().any(|d| w.slices.contains(d));
+                let fits = matches!(
+                    budget.must_spill::<V>(head, threads, need.dependencies + w.held),
+                    Ok(false)
+                );
+                if reads_it || !fits {
+                    writing.take().expect("checked").finish(&mut report, on_group)?;
+                }
+            }
+            let deps = dependencies(head)
+                .into_iter()
+                .map(|dep| tablebase.slice_table(dep))
+                .collect::<Result<Vec<_>, _>>()?;
+            let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
+            let held = writing.as_ref().map_or(0, |w| w.held);
+            let spill = match budget.must_spill::<V>(head, threads, deps_bytes + held) {
+                Ok(false) => false,
+                _ if held > 0 => {
+                    writing.take().expect("held").finish(&mut report, on_group)?;
+                    budget.must_spill::<V>(head, threads, deps_bytes)?
+                }
+                other => other?,
+            };
+            let spill_dir = spill.then(|| tablebase.dir());
+            let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
+            let positions = group.positions();
+            send(
+                progress,
+                Progress::GroupStarted {
+                    slice: head,
+                    positions,
+                },
+            );
+            group.solve(&|done| send(progress, Progress::Advanced { positions: done }))?;
+            send(progress, Progress::GroupFinished { slice: head });
+            // The dependencies are dropped here: writing the tables does not read them.
+            let slots = group.into_slots();
+            if let Some(w) = writing.take() {
+                w.finish(&mut report, on_group)?;
+            }
+            let slices: Vec<Slice> = slots.iter().map(|slot| slot.slice()).collect();
+            let store = &store;
+            let handle = scope.spawn(move || -> Result<BuiltGroup, GenError> {
+                let tables: Vec<SolvedSlice<'_>> = slots
+                    .iter()
+                    .map(|slot| (slot.slice(), slot.values()))
+                    .collect();
+                store.write_group(&tables)?;
+                Ok(BuiltGroup {
+                    slices: slots.iter().map(|slot| slot.slice()).collect(),
+                    positions,
+                    elapsed: group_started.elapsed(),
+                    spilled: spill,
+                })
+            });
+            let done = Writing {
+                slices,
+                held: values_bytes(positions),
+                handle,
+            };
+            // A spilled group's values are read back from disk while written:
+            // nothing else is solved beside it.
+            if spill {
+                done.finish(&mut report, on_group)?;
+            } else {
+                writing = Some(done);
+            }
+        }
+        if let Some(w) = writing.take() {
+            w.finish(&mut report, on_group)?;
+        }
+        Ok(())
+    })?;
+    report.wall = Some(started.elapsed());
     send(progress, Progress::Finished);
     Ok(report)
+}
+
+/// A solved group whose tables are being written on their own thread.
+struct Writing<'scope> {
+    /// Its slices: a group that reads one of them waits for the write.
+    slices: Vec<Slice>,
+    /// Bytes its values hold until written.
+    held: u64,
+    handle: std::thread::ScopedJoinHandle<'scope, Result<BuiltGroup, GenError>>,
+}
+
+impl Writing<'_> {
+    /// Waits for the write and records the group in `report`.
+    fn finish(
+        self,
+        report: &mut BuildReport,
+        on_group: &mut dyn FnMut(&BuiltGroup),
+    ) -> Result<(), GenError> {
+        let built = self
+            .handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        report.record(built, on_group);
+        Ok(())
+    }
 }
 
 /// The memory ceiling of a build and the check of each group against it.

@@ -393,12 +393,49 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         } else {
             Vec::new()
         };
-        let UnitWork {
+        if has_kings {
+            self.backward_pass(unit, cells, &ranks, &mut work.backward);
+        } else {
+            // No king, so no move stays inside the unit: the forward pass decided
+            // every position, at the ply it queued it for.
+            for cell in cells.iter_mut() {
+                let first = *cell.first_ply.get_mut();
+                if first != NOT_QUEUED {
+                    let won = *cell.flags.get_mut() & WIN_QUEUED != 0;
+                    let outcome = if won { Wdl::Win } else { Wdl::Loss };
+                    *cell.value.get_mut() = self.metric.encode(outcome, first);
+                }
+            }
+        }
+        let store = |(local, cell): (usize, &Cell)| {
+            let (slot, men) = unit.blocks[local / k];
+            let index = men as usize * k + local % k;
+            let capture = cell.flags.load(Ordering::Relaxed) & CAPTURE != 0;
+            self.slots[slot]
+                .values
+                .set(index, cell.value.load(Ordering::Relaxed), capture);
+        };
+        if n >= PARALLEL_FRONTIER {
+            cells.par_iter().enumerate().for_each(store);
+        } else {
+            cells.iter().enumerate().for_each(store);
+        }
+    }
+
+    /// The backward pass of a unit with kings (see the module docs): settles the
+    /// bucket queue ply by ply.
+    fn backward_pass(
+        &self,
+        unit: &Unit,
+        cells: &mut [Cell],
+        ranks: &[BlockRanks],
+        work: &mut BackwardWork,
+    ) {
+        let BackwardWork {
             buckets,
             updates,
             pushed,
             spare,
-            ..
         } = work;
         for (local, cell) in cells.iter_mut().enumerate() {
             let first = *cell.first_ply.get_mut();
@@ -408,11 +445,15 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         }
         let mut ply = 0;
         while ply < buckets.top {
+            if buckets.lists[ply].is_empty() {
+                ply += 1;
+                continue;
+            }
             let items = std::mem::replace(&mut buckets.lists[ply], std::mem::take(spare));
             // A ply's frontier is processed in parallel when it is large (a
             // kings-only slice is one unit, so this is its only parallelism);
             // every push goes to a later ply, so the order does not matter.
-            let state = (&*cells, ranks.as_slice(), has_kings);
+            let state = (&*cells, ranks);
             if items.len() >= PARALLEL_FRONTIER {
                 let pushed: Vec<Vec<(u32, u16)>> = items
                     .par_chunks(FRONTIER_CHUNK)
@@ -443,19 +484,6 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             ply += 1;
         }
         buckets.top = 0;
-        let store = |(local, cell): (usize, &Cell)| {
-            let (slot, men) = unit.blocks[local / k];
-            let index = men as usize * k + local % k;
-            let capture = cell.flags.load(Ordering::Relaxed) & CAPTURE != 0;
-            self.slots[slot]
-                .values
-                .set(index, cell.value.load(Ordering::Relaxed), capture);
-        };
-        if n >= PARALLEL_FRONTIER {
-            cells.par_iter().enumerate().for_each(store);
-        } else {
-            cells.iter().enumerate().for_each(store);
-        }
     }
 
     /// Decides the positions `items` of the frontier at `ply` (those not decided
@@ -467,7 +495,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     fn settle(
         &self,
         unit: &Unit,
-        (cells, ranks, has_kings): (&[Cell], &[BlockRanks], bool),
+        (cells, ranks): (&[Cell], &[BlockRanks]),
         items: &[u32],
         ply: u16,
         shared: bool,
@@ -502,9 +530,6 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                         continue;
                     }
                     cell.value.store(value, Ordering::Relaxed);
-                }
-                if !has_kings {
-                    continue;
                 }
                 let block = local as usize / k;
                 let partner = if unit.count == 2 { 1 - block } else { 0 };
@@ -766,6 +791,23 @@ struct UnitWork<V: Variant, L> {
     /// The cells of a unit of at most [`SMALL_UNIT_TASK`] positions (larger ones
     /// get their own, possibly huge-page, array).
     cells: Vec<Cell>,
+    /// The backward pass's queue and scratch lists.
+    backward: BackwardWork,
+}
+
+impl<V: Variant, L> Default for UnitWork<V, L> {
+    fn default() -> Self {
+        UnitWork {
+            examine: Examine::default(),
+            cells: Vec::new(),
+            backward: BackwardWork::default(),
+        }
+    }
+}
+
+/// The working memory of a unit's backward pass.
+#[derive(Default)]
+struct BackwardWork {
     /// The bucket queue.
     buckets: Buckets,
     /// Scratch list of the single-threaded backward pass: predecessor updates.
@@ -774,19 +816,6 @@ struct UnitWork<V: Variant, L> {
     pushed: Vec<(u32, u16)>,
     /// An empty list with memory, swapped in for a settled ply's.
     spare: Vec<u32>,
-}
-
-impl<V: Variant, L> Default for UnitWork<V, L> {
-    fn default() -> Self {
-        UnitWork {
-            examine: Examine::default(),
-            cells: Vec::new(),
-            buckets: Buckets::default(),
-            updates: Vec::new(),
-            pushed: Vec::new(),
-            spare: Vec::new(),
-        }
-    }
 }
 
 /// A frontier at least this large is processed by several threads.
