@@ -19,7 +19,7 @@
 use crate::binomial::{binomial, colex_rank, colex_rank_in, colex_unrank};
 use crate::dense::to_padded;
 use crate::index::SliceIndexer;
-use crate::position::{Bits, Color, Position};
+use crate::position::{rotate, Bits, Color, Position};
 use crate::variant::Variant;
 
 /// The next larger mask with as many bits set as `set` (which must not be 0).
@@ -193,6 +193,33 @@ impl BlockRanks {
         }
     }
 
+    /// The ranks of the block whose men are `white_men` and `black_men` (padded,
+    /// legal for `indexer`'s slice), with each square looked up *rotated by 180
+    /// degrees*: [`BlockRanks::kings_index`] takes the kings of the position
+    /// before the flip. The generator's forward pass ranks the successors of a
+    /// quiet man move this way, the block it leads to being the same for every
+    /// king placement, without flipping each successor and indexing it whole.
+    pub fn rotated<V: Variant>(
+        indexer: &SliceIndexer<V>,
+        white_men: u64,
+        black_men: u64,
+    ) -> BlockRanks {
+        let mut rank = [0u8; 64];
+        let mut rest = V::GEOMETRY.mask & !(white_men | black_men);
+        let mut r = 0;
+        while rest != 0 {
+            let square = rest & rest.wrapping_neg();
+            rank[rotate::<V>(square).trailing_zeros() as usize] = r;
+            r += 1;
+            rest &= rest - 1;
+        }
+        let slice = indexer.slice();
+        BlockRanks {
+            rank,
+            black_placements: binomial(u32::from(r) - slice.white_kings(), slice.black_kings()),
+        }
+    }
+
     /// The offset in the block of the position with these kings (padded bits,
     /// White to move): White's kings ranked among the free squares, Black's among
     /// those White's kings leave.
@@ -231,6 +258,16 @@ mod tests {
                     assert_eq!(*pos, in_block, "{name}");
                     let (kings, white, black) = (pos.kings(), pos.white(), pos.black());
                     assert_eq!(ranks.kings_index(white & kings, black & kings), offset);
+                    // The same block seen rotated: rank the kings of the flipped position.
+                    let (white_men, black_men) = indexer.men(men);
+                    let rotated = BlockRanks::rotated(
+                        &indexer,
+                        white_men,
+                        black_men,
+                    );
+                    let flipped = pos.flipped();
+                    let (fk, fw, fb) = (flipped.kings(), flipped.white(), flipped.black());
+                    assert_eq!(rotated.kings_index(fb & fk, fw & fk), offset);
                 }
             }
         }

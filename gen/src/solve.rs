@@ -73,10 +73,11 @@ pub trait Metric<V: Variant>: Sync {
         self.resolve(self.locate(pos, mv, after))
     }
 
-    /// The value, for the side that played it, of the quiet man move that leads
-    /// to `after` (Black to move), when the metric counts to that move; `None`
-    /// (the default) to value it by the group's own values, solved already.
-    fn man_move(&self, _after: &Position<V>) -> Option<(Wdl, u16)> {
+    /// The value, for the side that played it, of a quiet man move, which leads
+    /// to the position at `index` of the group's slice `mirror` (flipped, White
+    /// to move), when the metric counts to that move; `None` (the default) to
+    /// value it by the group's own values, solved already.
+    fn man_move(&self, _mirror: Slice, _index: usize) -> Option<(Wdl, u16)> {
         None
     }
 
@@ -659,18 +660,20 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             }
             let partner = self.partner_slot(*slot);
             for mv in moves.iter() {
-                let after = apply(pos, mv);
                 let successor = if capture || mv.is_promotion() {
-                    Successor::Conversion(self.metric.locate(pos, mv, &after))
-                } else if let Some(value) = self.metric.man_move(&after) {
-                    Successor::Known(value)
+                    Successor::Conversion(self.metric.locate(pos, mv, &apply(pos, mv)))
                 } else {
                     // A quiet man move keeps the material: the mirror slot, solved
                     // already for this higher sub-slice key.
                     let mirror = &self.slots[partner];
-                    let index = mirror.indexer.index(&after.flipped()) as usize;
-                    mirror.values.prefetch(index);
-                    Successor::Mirror(partner, index)
+                    let index = scratch.man_moves.index(mirror, *slot, pos, mv);
+                    debug_assert_eq!(index, mirror.indexer.index(&apply(pos, mv).flipped()) as usize);
+                    if let Some(value) = self.metric.man_move(mirror.slice(), index) {
+                        Successor::Known(value)
+                    } else {
+                        mirror.values.prefetch(index);
+                        Successor::Mirror(partner, index)
+                    }
                 };
                 scratch.successors.push((i as u8, successor));
             }
@@ -854,6 +857,50 @@ struct Examine<V: Variant, L> {
     moves: Vec<Move>,
     /// The successors of a batch: `(position in the batch, where its value is)`.
     successors: Vec<(u8, Successor<L>)>,
+    /// Where the quiet man moves of the current block lead.
+    man_moves: ManMoves,
+}
+
+/// The blocks the quiet man moves of one block lead to, each with its index
+/// base and rank table: a man move leads every king placement of a block to the
+/// same block of the mirror slice, so its successors are ranked by table (about
+/// a tenth of a men-and-kings group's instructions went to indexing them whole).
+#[derive(Default)]
+struct ManMoves {
+    /// The block these are for: its slot and its men (White's, Black's).
+    block: (usize, u64, u64),
+    /// Per man move `(from, to)`: the first index of the block it leads to in
+    /// the mirror slice, and that block's ranks seen from this one.
+    moves: Vec<((u8, u8), u64, BlockRanks)>,
+}
+
+impl ManMoves {
+    /// The index in `mirror` (the mirror slot of `slot`) of the flipped position
+    /// that the quiet man move `mv` leads to from `pos`.
+    #[inline]
+    fn index<V: Variant>(&mut self, mirror: &Slot<V>, slot: usize, pos: &Position<V>, mv: &Move) -> usize {
+        let kings = pos.kings();
+        let (white_men, black_men) = (pos.white() & !kings, pos.black() & !kings);
+        if self.block != (slot, white_men, black_men) {
+            self.block = (slot, white_men, black_men);
+            self.moves.clear();
+        }
+        let key = (mv.from_bit() as u8, mv.to_bit() as u8);
+        let at = match self.moves.iter().position(|(k, _, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let moved = white_men & !(1u64 << mv.from_bit()) | 1u64 << mv.to_bit();
+                let (white, black) = (rotate::<V>(black_men), rotate::<V>(moved));
+                let indexer = &mirror.indexer;
+                let base = indexer.men_index(white, black) * indexer.king_placements();
+                let ranks = BlockRanks::rotated(indexer, white, black);
+                self.moves.push((key, base, ranks));
+                self.moves.len() - 1
+            }
+        };
+        let (_, base, ranks) = &self.moves[at];
+        (base + ranks.kings_index(pos.black() & kings, pos.white() & kings)) as usize
+    }
 }
 
 impl<V: Variant, L> Default for Examine<V, L> {
@@ -862,6 +909,7 @@ impl<V: Variant, L> Default for Examine<V, L> {
             batch: Vec::with_capacity(FORWARD_BATCH),
             moves: Vec::with_capacity(64),
             successors: Vec::with_capacity(FORWARD_BATCH * 16),
+            man_moves: ManMoves::default(),
         }
     }
 }

@@ -144,15 +144,13 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
     }
 
     #[inline]
-    fn man_move(&self, after: &Position<V>) -> Option<(Wdl, u16)> {
-        let next = after.flipped();
-        let material = next.material();
-        let (indexer, codes) = self
+    fn man_move(&self, mirror: Slice, index: usize) -> Option<(Wdl, u16)> {
+        let (_, codes) = self
             .own
             .iter()
-            .find(|(indexer, _)| indexer.slice().material() == material)
-            .unwrap_or_else(|| unreachable!("a quiet man move left the group ({material:?})"));
-        Some(self.reached(codes.raw_at(indexer.index(&next) as usize)))
+            .find(|(indexer, _)| indexer.slice() == mirror)
+            .unwrap_or_else(|| unreachable!("a quiet man move left the group ({mirror})"));
+        Some(self.reached(codes.raw_at(index)))
     }
 
     #[inline]
