@@ -87,7 +87,7 @@ pub struct GroupNeed {
 }
 
 /// Bytes of the values and capture bits of `positions` positions.
-pub(crate) fn values_bytes(positions: u64) -> u64 {
+fn values_bytes(positions: u64) -> u64 {
     2 * positions + positions.div_ceil(8)
 }
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::Tablebase;
 
-use crate::budget::{default_budget, group_need, mib, values_bytes};
+use crate::budget::{default_budget, group_need, mib};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
@@ -159,86 +159,101 @@ pub fn build<V: Variant>(
     let progress = options.progress;
     send(progress, Progress::Started { positions: total });
     let started = Instant::now();
-    // A group's tables are written on a thread of their own while the next group
-    // is solved, when the next group does not read them and both fit in the
-    // budget: writing (zstd) and solving each leave a core idle part of the time,
-    // and together they keep both busy. At most one group is being written.
-    std::thread::scope(|scope| -> Result<(), GenError> {
-        let mut writing: Option<Writing<'_>> = None;
-        for head in todo {
-            let group_started = Instant::now();
-            if let Some(w) = &writing {
-                let need = group_need::<V>(head, threads)?;
-                let reads_it = dependencies(head).iter().any(|d| w.slices.contains(d));
-                let fits = matches!(
-                    budget.must_spill::<V>(head, threads, need.dependencies + w.held),
-                    Ok(false)
-                );
-                if reads_it || !fits {
-                    writing.take().expect("checked").finish(&mut report, on_group)?;
-                }
-            }
-            let deps = dependencies(head)
-                .into_iter()
-                .map(|dep| tablebase.slice_table(dep))
-                .collect::<Result<Vec<_>, _>>()?;
-            let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
-            let held = writing.as_ref().map_or(0, |w| w.held);
-            let spill = match budget.must_spill::<V>(head, threads, deps_bytes + held) {
-                Ok(false) => false,
-                _ if held > 0 => {
-                    writing.take().expect("held").finish(&mut report, on_group)?;
-                    budget.must_spill::<V>(head, threads, deps_bytes)?
-                }
-                other => other?,
-            };
-            let spill_dir = spill.then(|| tablebase.dir());
-            let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
-            let positions = group.positions();
+    let solve = |head: Slice, beside: u64| -> Result<BuiltGroup, GenError> {
+        let group_started = Instant::now();
+        let deps = dependencies(head)
+            .into_iter()
+            .map(|dep| tablebase.slice_table(dep))
+            .collect::<Result<Vec<_>, _>>()?;
+        let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
+        let spill = budget.must_spill::<V>(head, threads, deps_bytes + beside)?;
+        let spill_dir = spill.then(|| tablebase.dir());
+        let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
+        let positions = group.positions();
+        send(
+            progress,
+            Progress::GroupStarted {
+                slice: head,
+                positions,
+            },
+        );
+        group.solve(&|done| {
             send(
                 progress,
-                Progress::GroupStarted {
+                Progress::Advanced {
                     slice: head,
-                    positions,
+                    positions: done,
                 },
-            );
-            group.solve(&|done| send(progress, Progress::Advanced { positions: done }))?;
-            send(progress, Progress::GroupFinished { slice: head });
-            // The dependencies are dropped here: writing the tables does not read them.
-            let slots = group.into_slots();
-            if let Some(w) = writing.take() {
-                w.finish(&mut report, on_group)?;
+            )
+        })?;
+        send(progress, Progress::GroupFinished { slice: head });
+        // The dependencies are dropped here: writing the tables does not read them.
+        let slots = group.into_slots();
+        let tables: Vec<SolvedSlice<'_>> = slots
+            .iter()
+            .map(|slot| (slot.slice(), slot.values()))
+            .collect();
+        store.write_group(&tables)?;
+        Ok(BuiltGroup {
+            slices: slots.iter().map(|slot| slot.slice()).collect(),
+            positions,
+            elapsed: group_started.elapsed(),
+            spilled: spill,
+        })
+    };
+    // Two groups are built at once, each on a thread of its own sharing the
+    // worker threads, when the second does not read the first's tables and both
+    // fit in the budget: a group alone leaves a core idle part of the time (plies
+    // and sub-slices with little work, writing its files), and the other group's
+    // work fills it. The tables are the same bytes either way.
+    std::thread::scope(|scope| -> Result<(), GenError> {
+        let mut flight: Vec<InFlight<'_>> = Vec::new();
+        let mut pending: Vec<Slice> = todo;
+        while !pending.is_empty() || !flight.is_empty() {
+            if let Some(done) = flight.iter().position(InFlight::is_finished) {
+                flight.remove(done).finish(&mut report, on_group)?;
+                continue;
             }
-            let slices: Vec<Slice> = slots.iter().map(|slot| slot.slice()).collect();
-            let store = &store;
-            let handle = scope.spawn(move || -> Result<BuiltGroup, GenError> {
-                let tables: Vec<SolvedSlice<'_>> = slots
-                    .iter()
-                    .map(|slot| (slot.slice(), slot.values()))
-                    .collect();
-                store.write_group(&tables)?;
-                Ok(BuiltGroup {
-                    slices: slots.iter().map(|slot| slot.slice()).collect(),
-                    positions,
-                    elapsed: group_started.elapsed(),
-                    spilled: spill,
-                })
-            });
-            let done = Writing {
-                slices,
-                held: values_bytes(positions),
-                handle,
-            };
-            // A spilled group's values are read back from disk while written:
-            // nothing else is solved beside it.
-            if spill {
-                done.finish(&mut report, on_group)?;
-            } else {
-                writing = Some(done);
+            let beside: u64 = flight.iter().map(|f| f.need).sum();
+            // The first group left whose dependencies are all written: none is
+            // being built, nor waits (the order is a dependency order).
+            let waiting: Vec<Slice> = flight
+                .iter()
+                .flat_map(|f| f.slices.iter().copied())
+                .chain(pending.iter().flat_map(|&p| [p, p.mirror()]))
+                .collect();
+            let mut next = None;
+            if flight.len() < IN_FLIGHT {
+                for (at, &head) in pending.iter().enumerate() {
+                    if dependencies(head).iter().any(|d| waiting.contains(d)) {
+                        continue;
+                    }
+                    let need = group_need::<V>(head, threads)?;
+                    // Two bytes per dependency position: room for wide tables.
+                    let fits = flight.is_empty()
+                        || matches!(
+                            budget.must_spill::<V>(head, threads, need.dependencies * 2 + beside),
+                            Ok(false)
+                        );
+                    if fits {
+                        next = Some((at, need));
+                    }
+                    break;
+                }
             }
-        }
-        if let Some(w) = writing.take() {
-            w.finish(&mut report, on_group)?;
+            match next {
+                Some((at, need)) => {
+                    let head = pending.remove(at);
+                    let solve = &solve;
+                    flight.push(InFlight {
+                        slices: vec![head, head.mirror()],
+                        need: need.resident + need.dependencies,
+                        handle: scope.spawn(move || solve(head, beside)),
+                    });
+                }
+                // Nothing can start: wait for the oldest group.
+                None => flight.remove(0).finish(&mut report, on_group)?,
+            }
         }
         Ok(())
     })?;
@@ -247,17 +262,24 @@ pub fn build<V: Variant>(
     Ok(report)
 }
 
-/// A solved group whose tables are being written on their own thread.
-struct Writing<'scope> {
-    /// Its slices: a group that reads one of them waits for the write.
+/// Solve groups built at once, at most.
+const IN_FLIGHT: usize = 2;
+
+/// A solve group being built on a thread of its own.
+struct InFlight<'scope> {
+    /// Its slices: a group that reads one of them waits for it.
     slices: Vec<Slice>,
-    /// Bytes its values hold until written.
-    held: u64,
+    /// The memory it may hold, in bytes.
+    need: u64,
     handle: std::thread::ScopedJoinHandle<'scope, Result<BuiltGroup, GenError>>,
 }
 
-impl Writing<'_> {
-    /// Waits for the write and records the group in `report`.
+impl InFlight<'_> {
+    fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Waits for the group and records it in `report`.
     fn finish(
         self,
         report: &mut BuildReport,

@@ -30,9 +30,12 @@ pub enum Progress {
         /// Positions in the group.
         positions: u64,
     },
-    /// `positions` more positions of the current group are done. Sent from the
-    /// worker threads, possibly from several at once.
+    /// `positions` more positions of the group headed by `slice` are done. Sent
+    /// from the worker threads, possibly from several at once; a build may have
+    /// two groups going at once.
     Advanced {
+        /// The slice of the matching [`Progress::GroupStarted`].
+        slice: Slice,
         /// Positions done since the previous event.
         positions: u64,
     },

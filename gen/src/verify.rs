@@ -163,6 +163,7 @@ pub(crate) fn check_slice(
             send(
                 progress,
                 Progress::Advanced {
+                    slice,
                     positions: end - c * CHUNK,
                 },
             );

@@ -3,18 +3,19 @@
 
 use std::sync::RwLock;
 
+use damka_core::Slice;
 use damka_gen::Progress;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The bars of one command: an overall bar while a build runs (its prefix `all`),
-/// and one for the group or table being worked on.
+/// and one for each group or table being worked on (a build has up to two going).
 pub struct Bars {
     multi: MultiProgress,
     style: ProgressStyle,
     /// Appended to a group bar's slice name, after a space (the rule set verified).
     suffix: Option<String>,
     overall: RwLock<Option<ProgressBar>>,
-    group: RwLock<Option<ProgressBar>>,
+    groups: RwLock<Vec<(Slice, ProgressBar)>>,
 }
 
 impl Bars {
@@ -50,7 +51,7 @@ impl Bars {
             style,
             suffix,
             overall: RwLock::new(None),
-            group: RwLock::new(None),
+            groups: RwLock::new(Vec::new()),
         }
     }
 
@@ -73,18 +74,21 @@ impl Bars {
                     Some(suffix) => format!("{} {suffix}", slice.name()),
                     None => slice.name(),
                 };
-                *write(&self.group) = Some(self.bar(positions, prefix));
+                let bar = self.bar(positions, prefix);
+                write(&self.groups).push((slice, bar));
             }
-            Progress::Advanced { positions } => {
-                for bar in [&self.group, &self.overall] {
-                    if let Some(bar) = read(bar).as_ref() {
-                        bar.inc(positions);
-                    }
+            Progress::Advanced { slice, positions } => {
+                if let Some((_, bar)) = read(&self.groups).iter().find(|(s, _)| *s == slice) {
+                    bar.inc(positions);
+                }
+                if let Some(bar) = read(&self.overall).as_ref() {
+                    bar.inc(positions);
                 }
             }
-            Progress::GroupFinished { .. } => {
-                if let Some(bar) = write(&self.group).take() {
-                    bar.finish_and_clear();
+            Progress::GroupFinished { slice } => {
+                let mut groups = write(&self.groups);
+                if let Some(at) = groups.iter().position(|(s, _)| *s == slice) {
+                    groups.remove(at).1.finish_and_clear();
                 }
             }
             Progress::Finished => {
@@ -103,13 +107,11 @@ impl Bars {
 }
 
 /// Reads a bar slot (a panicking holder cannot leave a bar half-changed).
-fn read(slot: &RwLock<Option<ProgressBar>>) -> std::sync::RwLockReadGuard<'_, Option<ProgressBar>> {
+fn read<T>(slot: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     slot.read().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Writes a bar slot.
-fn write(
-    slot: &RwLock<Option<ProgressBar>>,
-) -> std::sync::RwLockWriteGuard<'_, Option<ProgressBar>> {
+fn write<T>(slot: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     slot.write().unwrap_or_else(|e| e.into_inner())
 }
