@@ -225,11 +225,27 @@ impl BlockRanks {
     /// those White's kings leave.
     #[inline]
     pub fn kings_index(&self, white_kings: u64, black_kings: u64) -> u64 {
-        let compact = |kings: u64| {
-            Bits(kings).fold(0u64, |set, square| set | 1 << self.rank[square as usize])
-        };
-        let white = compact(white_kings);
-        let black = compact(black_kings);
+        self.compact_index(self.compact(white_kings), self.compact(black_kings))
+    }
+
+    /// The kings `kings` (padded bits) as a compact set: bit `r` for the `r`-th
+    /// square free of men.
+    #[inline]
+    pub fn compact(&self, kings: u64) -> u64 {
+        Bits(kings).fold(0u64, |set, square| set | self.compact_bit(square))
+    }
+
+    /// The compact bit of the padded square `square`.
+    #[inline]
+    pub fn compact_bit(&self, square: u32) -> u64 {
+        1 << self.rank[square as usize]
+    }
+
+    /// [`BlockRanks::kings_index`] of kings given as compact sets
+    /// ([`BlockRanks::compact`]): the generator's backward pass, which ranks
+    /// many placements that differ in one king, makes the sets once.
+    #[inline]
+    pub fn compact_index(&self, white: u64, black: u64) -> u64 {
         colex_rank(white) * self.black_placements + colex_rank_in(black, !white)
     }
 }

@@ -39,7 +39,9 @@ use damka_core::{
     movegen::count_king_moves, movegen::generate_captures, movegen::generate_man_moves,
     movegen::has_capture, rays::Rays,
 };
-use damka_core::{Bits, BlockRanks, BlockWalk, Material, Position, Slice, SliceIndexer, Variant};
+use damka_core::{
+    Bits, BlockRanks, BlockWalk, Color, Material, Position, Slice, SliceIndexer, Variant,
+};
 use damka_formats::{Value, Wdl};
 use damka_probe::SliceTable;
 use rayon::prelude::*;
@@ -382,20 +384,28 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             work.cells.resize_with(n, Cell::default);
             &mut work.cells
         };
-        self.forward_pass(unit, cells, &mut work.examine);
-
         // Predecessors are found only by un-moving kings.
         let has_kings = self.slots[0].slice().pieces() > self.slots[0].slice().men();
+        // A unit examined by this task alone is examined in index order.
+        work.examine.record = has_kings && n <= SMALL_UNIT_TASK;
+        work.examine.kings.clear();
+        self.forward_pass(unit, cells, &mut work.examine);
+
+        // Each block's ranks seen from its partner block (rotated), where the
+        // backward pass finds its predecessors.
         let ranks: Vec<BlockRanks> = if has_kings {
-            unit.blocks[..unit.count]
-                .iter()
-                .map(|&(slot, men)| BlockRanks::new(&self.slots[slot].indexer, men))
+            (0..unit.count)
+                .map(|b| {
+                    let (white_men, black_men) = unit.men[b];
+                    BlockRanks::rotated(&self.slots[unit.blocks[b].0].indexer, white_men, black_men)
+                })
                 .collect()
         } else {
             Vec::new()
         };
         if has_kings {
-            self.backward_pass(unit, cells, &ranks, &mut work.backward);
+            let kings = work.examine.record.then_some(work.examine.kings.as_slice());
+            self.backward_pass(unit, cells, &ranks, kings, &mut work.backward);
         } else {
             // No king, so no move stays inside the unit: the forward pass decided
             // every position, at the ply it queued it for.
@@ -430,6 +440,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         unit: &Unit,
         cells: &mut [Cell],
         ranks: &[BlockRanks],
+        kings: Option<&[(u64, u64)]>,
         work: &mut BackwardWork,
     ) {
         let BackwardWork {
@@ -454,7 +465,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             // A ply's frontier is processed in parallel when it is large (a
             // kings-only slice is one unit, so this is its only parallelism);
             // every push goes to a later ply, so the order does not matter.
-            let state = (&*cells, ranks);
+            let state = (&*cells, ranks, kings);
             if items.len() >= PARALLEL_FRONTIER {
                 let pushed: Vec<Vec<(u32, u16)>> = items
                     .par_chunks(FRONTIER_CHUNK)
@@ -496,7 +507,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     fn settle(
         &self,
         unit: &Unit,
-        (cells, ranks): (&[Cell], &[BlockRanks]),
+        (cells, ranks, kings): UnitState<'_>,
         items: &[u32],
         ply: u16,
         shared: bool,
@@ -535,9 +546,21 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 let block = local as usize / k;
                 let partner = if unit.count == 2 { 1 - block } else { 0 };
                 let base = partner * k;
-                let pos = self.position(unit, local as usize);
-                self.for_each_predecessor(&pos, |white_kings, black_kings| {
-                    let q = base + ranks[partner].kings_index(white_kings, black_kings) as usize;
+                let pos = match kings {
+                    Some(kings) => {
+                        let (white_kings, black_kings) = kings[local as usize];
+                        let (white_men, black_men) = unit.men[block];
+                        Position::from_bitboards_unchecked(
+                            white_men | white_kings,
+                            black_men | black_kings,
+                            white_kings | black_kings,
+                            Color::White,
+                        )
+                    }
+                    None => self.position(unit, local as usize),
+                };
+                for_each_predecessor(&pos, &ranks[partner], |offset| {
+                    let q = base + offset as usize;
                     prefetch(&cells[q]);
                     updates.push((q as u32, won));
                 });
@@ -644,6 +667,10 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     ) {
         let mut outcomes = [Outcome::default(); FORWARD_BATCH];
         scratch.successors.clear();
+        if scratch.record {
+            let kings = batch.iter().map(|(_, p)| (p.white() & p.kings(), p.black() & p.kings()));
+            scratch.kings.extend(kings);
+        }
         for (i, (slot, pos)) in batch.iter().enumerate() {
             let moves = &mut scratch.moves;
             moves.clear();
@@ -692,24 +719,27 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             cell.set(outcome);
         }
     }
+}
 
-    /// Calls `f` with the kings (White's, Black's) of every position that
-    /// reaches `pos` by a king move of the side that just moved. `pos` has White
-    /// to move; the predecessors are White-to-move positions of the mirror slice,
-    /// with the men of the partner block. The caller drops those whose mover had
-    /// to capture (the forward pass flagged them), where the king move was illegal.
-    #[inline]
-    fn for_each_predecessor(&self, pos: &Position<V>, mut f: impl FnMut(u64, u64)) {
-        let after = pos.flipped();
-        let (white, black, kings) = (after.white(), after.black(), after.kings());
-        let (white_kings, black_kings) = (white & kings, black & kings);
-        let occupied = V::GEOMETRY.mask & !after.empty();
-        for king in Bits(white_kings) {
-            let others = white_kings & !(1u64 << king);
-            for d in 0..4 {
-                for to in Bits(Rays::<V>::reach(king, d, occupied).0) {
-                    f(others | 1u64 << to, black_kings);
-                }
+/// Calls `f` with the block offset of every position that reaches `pos` by a
+/// king move of the side that just moved (Black, as `pos` has White to move).
+/// The predecessors are White-to-move positions of the mirror slice, in the
+/// partner block, whose ranks `partner` gives seen from `pos`
+/// ([`BlockRanks::rotated`]), so `pos` is never flipped. The caller drops those
+/// whose mover had to capture (the forward pass flagged them), where the king
+/// move was illegal.
+#[inline]
+fn for_each_predecessor<V: Variant>(pos: &Position<V>, partner: &BlockRanks, mut f: impl FnMut(u64)) {
+    let kings = pos.kings();
+    let (movers, stayers) = (pos.black() & kings, pos.white() & kings);
+    let occupied = V::GEOMETRY.mask & !pos.empty();
+    // The kings that did not move are the predecessor's Black kings: ranked once.
+    let black = partner.compact(stayers);
+    for king in Bits(movers) {
+        let others = partner.compact(movers & !(1u64 << king));
+        for d in 0..4 {
+            for to in Bits(Rays::<V>::reach(king, d, occupied).0) {
+                f(partner.compact_index(others | partner.compact_bit(to), black));
             }
         }
     }
@@ -760,6 +790,11 @@ impl Cell {
         *self.first_ply.get_mut() = first;
     }
 }
+
+/// What the backward pass reads of a unit: its cells, each block's ranks seen
+/// from its partner, and the kings of each position if the forward pass
+/// recorded them.
+type UnitState<'a> = (&'a [Cell], &'a [BlockRanks], Option<&'a [(u64, u64)]>);
 
 /// Scratch lists of the backward pass: predecessor updates `(position, won)`
 /// and positions to queue `(position, ply)`.
@@ -859,6 +894,12 @@ struct Examine<V: Variant, L> {
     successors: Vec<(u8, Successor<L>)>,
     /// Where the quiet man moves of the current block lead.
     man_moves: ManMoves,
+    /// Whether to record the kings of every position examined, in order, in
+    /// `kings`: a unit solved by one task keeps them for its backward pass,
+    /// which then unranks nothing.
+    record: bool,
+    /// The kings (White's, Black's) of the positions examined, when recorded.
+    kings: Vec<(u64, u64)>,
 }
 
 /// The blocks the quiet man moves of one block lead to, each with its index
@@ -910,6 +951,8 @@ impl<V: Variant, L> Default for Examine<V, L> {
             moves: Vec::with_capacity(64),
             successors: Vec::with_capacity(FORWARD_BATCH * 16),
             man_moves: ManMoves::default(),
+            record: false,
+            kings: Vec::new(),
         }
     }
 }
