@@ -94,16 +94,53 @@ pub trait Metric<V: Variant>: Sync {
 /// promotions read from the dependencies' tables.
 pub struct Dtw<V: Variant> {
     external: Vec<(Material, Arc<SliceTable<V>>)>,
+    /// The dependency of each material, by [`material_key`] ([`NO_TABLE`] where
+    /// none): captures look their table up here instead of searching the list.
+    by_key: Box<[u8; MATERIAL_KEYS]>,
+}
+
+/// Keys of materials with fewer than 8 pieces of each kind.
+const MATERIAL_KEYS: usize = 1 << 12;
+/// No dependency of that material.
+const NO_TABLE: u8 = u8::MAX;
+
+/// The key of a material with fewer than 8 pieces of each kind, or `None`.
+#[inline]
+fn material_key(m: &Material) -> Option<usize> {
+    let counts = [m.white_men, m.white_kings, m.black_men, m.black_kings];
+    if counts.iter().any(|&c| c >= 8) {
+        return None;
+    }
+    Some(counts.iter().fold(0, |key, &c| key << 3 | c as usize))
 }
 
 impl<V: Variant> Dtw<V> {
     /// The metric over the DTW tables of the group's dependencies.
     pub fn new(dependencies: Vec<Arc<SliceTable<V>>>) -> Dtw<V> {
-        let external = dependencies
+        let external: Vec<_> = dependencies
             .into_iter()
             .map(|t| (t.indexer().slice().material(), t))
             .collect();
-        Dtw { external }
+        let mut by_key = Box::new([NO_TABLE; MATERIAL_KEYS]);
+        for (table, (material, _)) in external.iter().enumerate().take(usize::from(NO_TABLE)) {
+            if let Some(key) = material_key(material) {
+                by_key[key] = table as u8;
+            }
+        }
+        Dtw { external, by_key }
+    }
+
+    /// The number of the dependency of `material`.
+    #[inline]
+    fn table_of(&self, material: &Material) -> usize {
+        match material_key(material).map(|key| self.by_key[key]) {
+            Some(table) if table != NO_TABLE => usize::from(table),
+            _ => self
+                .external
+                .iter()
+                .position(|(m, _)| m == material)
+                .unwrap_or_else(|| unreachable!("dependency table for {material:?} was not opened")),
+        }
     }
 }
 
@@ -131,11 +168,7 @@ impl<V: Variant> Metric<V> for Dtw<V> {
         }
         let pos = after.flipped();
         let material = pos.material();
-        let table = self
-            .external
-            .iter()
-            .position(|(m, _)| *m == material)
-            .unwrap_or_else(|| unreachable!("dependency table for {material:?} was not opened"));
+        let table = self.table_of(&material);
         let index = self.external[table].1.indexer().index(&pos) as usize;
         self.external[table].1.prefetch(index);
         Located::Entry {
@@ -393,17 +426,12 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
 
         // Each block's ranks seen from its partner block (rotated), where the
         // backward pass finds its predecessors.
-        let ranks: Vec<BlockRanks> = if has_kings {
-            (0..unit.count)
-                .map(|b| {
-                    let (white_men, black_men) = unit.men[b];
-                    BlockRanks::rotated(&self.slots[unit.blocks[b].0].indexer, white_men, black_men)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
         if has_kings {
+            let ranks = |b: usize| {
+                let (white_men, black_men) = unit.men[b];
+                BlockRanks::rotated(&self.slots[unit.blocks[b].0].indexer, white_men, black_men)
+            };
+            let ranks = [ranks(0), ranks(unit.count - 1)];
             let kings = work.examine.record.then_some(work.examine.kings.as_slice());
             self.backward_pass(unit, cells, &ranks, kings, &mut work.backward);
         } else {
