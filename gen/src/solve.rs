@@ -714,6 +714,12 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 outcomes[i].king_moves = count_king_moves(pos) as u8;
             }
             let partner = self.partner_slot(*slot);
+            let man_moves = moves.iter().any(|mv| !capture && !mv.is_promotion());
+            let offset = if man_moves {
+                scratch.man_moves.offset(&self.slots[partner], *slot, pos)
+            } else {
+                0
+            };
             for mv in moves.iter() {
                 let successor = if capture || mv.is_promotion() {
                     Successor::Conversion(self.metric.locate(pos, mv, &apply(pos, mv)))
@@ -721,7 +727,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     // A quiet man move keeps the material: the mirror slot, solved
                     // already for this higher sub-slice key.
                     let mirror = &self.slots[partner];
-                    let index = scratch.man_moves.index(mirror, *slot, pos, mv);
+                    let index = scratch.man_moves.index(mirror, pos, mv, offset);
                     debug_assert_eq!(index, mirror.indexer.index(&apply(pos, mv).flipped()) as usize);
                     if let Some(value) = self.metric.man_move(mirror.slice(), index) {
                         Successor::Known(value)
@@ -934,41 +940,70 @@ struct Examine<V: Variant, L> {
 /// base and rank table: a man move leads every king placement of a block to the
 /// same block of the mirror slice, so its successors are ranked by table (about
 /// a tenth of a men-and-kings group's instructions went to indexing them whole).
+///
+/// Better still, a king keeps its rank among the free squares when a man moves,
+/// unless it stands between the man's start and end squares: so the kings of a
+/// position are ranked once, in the flipped block with the men unmoved, and
+/// that offset serves every man move that passes no king.
 #[derive(Default)]
 struct ManMoves {
     /// The block these are for: its slot and its men (White's, Black's).
     block: (usize, u64, u64),
+    /// The ranks of the flipped block, men unmoved, seen from this one.
+    unmoved: Option<BlockRanks>,
     /// Per man move `(from, to)`: the first index of the block it leads to in
-    /// the mirror slice, and that block's ranks seen from this one.
-    moves: Vec<((u8, u8), u64, BlockRanks)>,
+    /// the mirror slice, the squares strictly between `from` and `to`, and that
+    /// block's ranks seen from this one.
+    moves: Vec<((u8, u8), u64, u64, BlockRanks)>,
 }
 
 impl ManMoves {
-    /// The index in `mirror` (the mirror slot of `slot`) of the flipped position
-    /// that the quiet man move `mv` leads to from `pos`.
+    /// Makes the tables those of `pos`'s block (of slot `slot`, whose mirror
+    /// slot is `mirror`), and returns the block offset of `pos`'s kings flipped,
+    /// in the flipped block with the men unmoved ([`ManMoves::index`] takes it).
     #[inline]
-    fn index<V: Variant>(&mut self, mirror: &Slot<V>, slot: usize, pos: &Position<V>, mv: &Move) -> usize {
+    fn offset<V: Variant>(&mut self, mirror: &Slot<V>, slot: usize, pos: &Position<V>) -> u64 {
         let kings = pos.kings();
         let (white_men, black_men) = (pos.white() & !kings, pos.black() & !kings);
-        if self.block != (slot, white_men, black_men) {
+        if self.block != (slot, white_men, black_men) || self.unmoved.is_none() {
             self.block = (slot, white_men, black_men);
             self.moves.clear();
+            let (white, black) = (rotate::<V>(black_men), rotate::<V>(white_men));
+            self.unmoved = Some(BlockRanks::rotated(&mirror.indexer, white, black));
         }
+        let unmoved = self.unmoved.as_ref().expect("just made");
+        unmoved.kings_index(pos.black() & kings, pos.white() & kings)
+    }
+
+    /// The index in `mirror` (the mirror slot of `slot`) of the flipped position
+    /// that the quiet man move `mv` leads to from `pos`, whose kings' `offset`
+    /// [`ManMoves::offset`] gave.
+    #[inline]
+    fn index<V: Variant>(&mut self, mirror: &Slot<V>, pos: &Position<V>, mv: &Move, offset: u64) -> usize {
+        let (white_men, black_men) = (self.block.1, self.block.2);
         let key = (mv.from_bit() as u8, mv.to_bit() as u8);
-        let at = match self.moves.iter().position(|(k, _, _)| *k == key) {
+        let at = match self.moves.iter().position(|(k, ..)| *k == key) {
             Some(at) => at,
             None => {
                 let moved = white_men & !(1u64 << mv.from_bit()) | 1u64 << mv.to_bit();
                 let (white, black) = (rotate::<V>(black_men), rotate::<V>(moved));
                 let indexer = &mirror.indexer;
                 let base = indexer.men_index(white, black) * indexer.king_placements();
+                let (low, high) = (key.0.min(key.1), key.0.max(key.1));
+                let between = (1u64 << high) - (1u64 << low) - (1u64 << low);
                 let ranks = BlockRanks::rotated(indexer, white, black);
-                self.moves.push((key, base, ranks));
+                self.moves.push((key, base, between, ranks));
                 self.moves.len() - 1
             }
         };
-        let (_, base, ranks) = &self.moves[at];
-        (base + ranks.kings_index(pos.black() & kings, pos.white() & kings)) as usize
+        let (_, base, between, ranks) = &self.moves[at];
+        let kings = pos.kings();
+        let offset = if kings & between == 0 {
+            offset
+        } else {
+            ranks.kings_index(pos.black() & kings, pos.white() & kings)
+        };
+        (base + offset) as usize
     }
 }
 
