@@ -276,11 +276,7 @@ mod tests {
                     assert_eq!(ranks.kings_index(white & kings, black & kings), offset);
                     // The same block seen rotated: rank the kings of the flipped position.
                     let (white_men, black_men) = indexer.men(men);
-                    let rotated = BlockRanks::rotated(
-                        &indexer,
-                        white_men,
-                        black_men,
-                    );
+                    let rotated = BlockRanks::rotated(&indexer, white_men, black_men);
                     let flipped = pos.flipped();
                     let (fk, fw, fb) = (flipped.kings(), flipped.white(), flipped.black());
                     assert_eq!(rotated.kings_index(fb & fk, fw & fk), offset);

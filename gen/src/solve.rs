@@ -139,7 +139,9 @@ impl<V: Variant> Dtw<V> {
                 .external
                 .iter()
                 .position(|(m, _)| m == material)
-                .unwrap_or_else(|| unreachable!("dependency table for {material:?} was not opened")),
+                .unwrap_or_else(|| {
+                    unreachable!("dependency table for {material:?} was not opened")
+                }),
         }
     }
 }
@@ -696,7 +698,9 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         let mut outcomes = [Outcome::default(); FORWARD_BATCH];
         scratch.successors.clear();
         if scratch.record {
-            let kings = batch.iter().map(|(_, p)| (p.white() & p.kings(), p.black() & p.kings()));
+            let kings = batch
+                .iter()
+                .map(|(_, p)| (p.white() & p.kings(), p.black() & p.kings()));
             scratch.kings.extend(kings);
         }
         for (i, (slot, pos)) in batch.iter().enumerate() {
@@ -728,7 +732,10 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     // already for this higher sub-slice key.
                     let mirror = &self.slots[partner];
                     let index = scratch.man_moves.index(mirror, pos, mv, offset);
-                    debug_assert_eq!(index, mirror.indexer.index(&apply(pos, mv).flipped()) as usize);
+                    debug_assert_eq!(
+                        index,
+                        mirror.indexer.index(&apply(pos, mv).flipped()) as usize
+                    );
                     if let Some(value) = self.metric.man_move(mirror.slice(), index) {
                         Successor::Known(value)
                     } else {
@@ -763,7 +770,11 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
 /// whose mover had to capture (the forward pass flagged them), where the king
 /// move was illegal.
 #[inline]
-fn for_each_predecessor<V: Variant>(pos: &Position<V>, partner: &BlockRanks, mut f: impl FnMut(u64)) {
+fn for_each_predecessor<V: Variant>(
+    pos: &Position<V>,
+    partner: &BlockRanks,
+    mut f: impl FnMut(u64),
+) {
     let kings = pos.kings();
     let (movers, stayers) = (pos.black() & kings, pos.white() & kings);
     let occupied = V::GEOMETRY.mask & !pos.empty();
@@ -979,7 +990,13 @@ impl ManMoves {
     /// that the quiet man move `mv` leads to from `pos`, whose kings' `offset`
     /// [`ManMoves::offset`] gave.
     #[inline]
-    fn index<V: Variant>(&mut self, mirror: &Slot<V>, pos: &Position<V>, mv: &Move, offset: u64) -> usize {
+    fn index<V: Variant>(
+        &mut self,
+        mirror: &Slot<V>,
+        pos: &Position<V>,
+        mv: &Move,
+        offset: u64,
+    ) -> usize {
         let (white_men, black_men) = (self.block.1, self.block.2);
         let key = (mv.from_bit() as u8, mv.to_bit() as u8);
         let at = match self.moves.iter().position(|(k, ..)| *k == key) {

@@ -13,10 +13,9 @@ use bitvec::slice::BitSlice;
 use bitvec::vec::BitVec;
 use damka_core::{Slice, VariantKind};
 use damka_formats::{
-    table::compress, table::encode_dtw, table::pack_wdl, table::rule_table_file_name,
-    table::table_file_name, table::wdl_code, table::TableWriter, table::ValueKind,
+    table::compress, table::encode_dtw, table::rule_table_file_name, table::table_file_name,
+    table::TableWriter, table::ValueKind,
 };
-use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 
 use crate::error::GenError;
@@ -269,7 +268,7 @@ impl FileStore {
 /// The packed WDL block of the entries `range`.
 fn wdl_block(values: &dyn ValueSource, range: Range<usize>) -> Result<Vec<u8>, GenError> {
     let (values, captures) = values.read(range)?;
-    Ok(pack_wdl(&wdl_block_codes(&values, captures.as_raw_slice())))
+    Ok(packed_wdl_block(&values, captures.as_raw_slice()))
 }
 
 /// About how many bytes the WDL file of a slice takes: its blocks compressed at a
@@ -288,28 +287,38 @@ fn estimate_wdl(values: &dyn ValueSource) -> Result<usize, GenError> {
         .sum()
 }
 
-/// The two-bit WDL codes of a block, with the don't-care entries (capture
-/// positions) filled to compress well: each takes the code before it, so a run of
-/// don't-cares extends the run of values it interrupts (a run at the block's start
-/// takes the first cared-for code). Entry `i` is a capture position where bit
-/// `i % 64` of `captures[i / 64]` is set.
-pub fn wdl_block_codes(values: &[u16], captures: &[u64]) -> Vec<u8> {
-    let code = |v: u16| wdl_code(Value::from_raw(v).wdl());
-    let capture = |i: usize| captures[i / 64] >> (i % 64) & 1 != 0;
-    let first = (0..values.len())
-        .find(|&i| !capture(i))
-        .map_or(wdl_code(Wdl::Draw), |i| code(values[i]));
+/// The two-bit WDL codes of a block, packed four to a byte as
+/// [`damka_formats::table::pack_wdl`] packs them, with the don't-care entries
+/// (capture positions) filled to compress well: each takes the code before it,
+/// so a run of don't-cares extends the run of values it interrupts (a run at the
+/// block's start takes the first cared-for code). Entry `i` is a capture
+/// position where bit `i % 64` of `captures[i / 64]` is set.
+///
+/// Written a capture word at a time, straight into the packed bytes: the writer
+/// makes the codes of every block three times (two size estimates and the file).
+pub fn packed_wdl_block(values: &[u16], captures: &[u64]) -> Vec<u8> {
+    // A raw Value: 0 a draw, odd a loss, even a win (codes 1, 0 and 2).
+    let code = |v: u16| if v == 0 { 1 } else { 2 * (1 - (v & 1) as u8) };
+    let first = values
+        .chunks(64)
+        .zip(captures)
+        .find_map(|(chunk, &word)| {
+            let free = !word & (u64::MAX >> (64 - chunk.len()));
+            (free != 0).then(|| code(chunk[free.trailing_zeros() as usize]))
+        })
+        .unwrap_or(1);
+    let mut out = vec![0u8; values.len().div_ceil(4)];
     let mut previous = first;
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            if !capture(i) {
+    for (w, (chunk, &word)) in values.chunks(64).zip(captures).enumerate() {
+        let bytes = &mut out[w * 16..(w * 16 + chunk.len().div_ceil(4))];
+        for (i, &v) in chunk.iter().enumerate() {
+            if word >> i & 1 == 0 {
                 previous = code(v);
             }
-            previous
-        })
-        .collect()
+            bytes[i / 4] |= previous << (2 * (i % 4));
+        }
+    }
+    out
 }
 
 impl TableStore for FileStore {
@@ -353,16 +362,42 @@ impl TableStore for FileStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damka_formats::{table::pack_wdl, table::wdl_code, Value};
 
     #[test]
     fn dont_care_entries_continue_the_run() {
         let (w, d, l) = (Value::decided(1).raw(), 0, Value::LOST.raw());
+        let codes = |values: &[u16], captures: &[u64]| {
+            let packed = packed_wdl_block(values, captures);
+            (0..values.len())
+                .map(|i| packed[i / 4] >> (2 * (i % 4)) & 3)
+                .collect::<Vec<u8>>()
+        };
         let values = [l, w, w, d, w, w, l];
-        let captures = [0b010_1101];
-        assert_eq!(
-            wdl_block_codes(&values, &captures),
-            vec![2, 2, 2, 2, 2, 2, 0]
-        );
-        assert_eq!(wdl_block_codes(&[w, l], &[0b11]), vec![1, 1]);
+        assert_eq!(codes(&values, &[0b010_1101]), vec![2, 2, 2, 2, 2, 2, 0]);
+        assert_eq!(codes(&[w, l], &[0b11]), vec![1, 1]);
+        assert_eq!(codes(&[d, l, w], &[0]), vec![1, 0, 2]);
+        // A block longer than a word, its first cared-for entry in the second.
+        let mut long = vec![l; 70];
+        long[66] = w;
+        let captures = [u64::MAX, 0b11];
+        let expected: Vec<u8> = (0..70)
+            .map(|i| {
+                if i < 66 {
+                    2
+                } else if i == 66 {
+                    2
+                } else {
+                    0
+                }
+            })
+            .collect();
+        assert_eq!(codes(&long, &captures), expected);
+        // Packed as pack_wdl packs codes.
+        let plain: Vec<u8> = [l, d, w, w, d]
+            .iter()
+            .map(|&v| wdl_code(Value::from_raw(v).wdl()))
+            .collect();
+        assert_eq!(packed_wdl_block(&[l, d, w, w, d], &[0]), pack_wdl(&plain));
     }
 }
