@@ -14,6 +14,7 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::limits::{is_exit, RuleSet};
 use damka_probe::SliceTable;
 
+use crate::exits::{ExitCache, Exits};
 use crate::solve::Metric;
 
 /// The DTC metric: a conversion that ends the phase ([`is_exit`]) is valued by the
@@ -22,6 +23,8 @@ use crate::solve::Metric;
 pub struct Conversion<V: Variant> {
     set: RuleSet,
     dependencies: Vec<Dependency<V>>,
+    /// Where in `dependencies` a conversion leads.
+    targets: Exits<V>,
 }
 
 /// A dependency's material, DTC table and RWDL table.
@@ -31,15 +34,12 @@ impl<V: Variant> Conversion<V> {
     /// The metric of the rule set `set`, over the rule tables of a group's
     /// dependencies.
     pub(crate) fn new(set: RuleSet, dependencies: Vec<Dependency<V>>) -> Conversion<V> {
-        Conversion { set, dependencies }
-    }
-
-    /// The number of the dependency of `material`.
-    fn table(&self, material: Material) -> usize {
-        self.dependencies
-            .iter()
-            .position(|(m, _, _)| *m == material)
-            .unwrap_or_else(|| unreachable!("rule tables for {material:?} were not opened"))
+        let indexers = dependencies.iter().map(|(_, dtc, _)| dtc.indexer().clone());
+        Conversion {
+            set,
+            targets: Exits::new(indexers.collect()),
+            dependencies,
+        }
     }
 }
 
@@ -68,15 +68,18 @@ impl<V: Variant> Metric<V> for Conversion<V> {
     type Lookup = DtcLookup;
 
     #[inline]
-    fn locate(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> DtcLookup {
+    fn locate(
+        &self,
+        pos: &Position<V>,
+        mv: &Move,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+    ) -> DtcLookup {
         if after.black() == 0 {
             return DtcLookup::Known(Wdl::Win, 1);
         }
-        let next = after.flipped();
-        let table = self.table(next.material());
-        let (_, dtc, rwdl) = &self.dependencies[table];
-        let index = dtc.indexer().index(&next) as usize;
-        let table = table as u32;
+        let (table, index) = self.targets.locate(after, cache);
+        let (_, dtc, rwdl) = &self.dependencies[table as usize];
         if is_exit(&self.set, pos, mv, after) {
             rwdl.prefetch(index);
             DtcLookup::Exit { table, index }

@@ -33,6 +33,7 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
 use crate::dtc::Conversion;
+use crate::exits::ExitCache;
 use crate::solve::{back, Group, Metric, Unit};
 use crate::store::ValueSource;
 
@@ -114,12 +115,13 @@ impl<V: Variant> Layers<'_, V> {
                 .enumerate()
                 .for_each(|(chunk, values)| {
                     let mut moves = Vec::with_capacity(64);
+                    let mut exits = ExitCache::default();
                     for (i, value) in values.iter_mut().enumerate() {
                         let local = chunk * CHUNK + i;
                         *value = match dtc[local].distance() {
                             None => Dtc::DRAW,
                             Some(d) if u32::from(d) <= room => dtc[local],
-                            Some(_) => self.evaluate(unit, local, &above, &mut moves),
+                            Some(_) => self.evaluate(unit, local, &above, (&mut moves, &mut exits)),
                         };
                     }
                 });
@@ -139,7 +141,13 @@ impl<V: Variant> Layers<'_, V> {
     }
 
     /// `D(p, c)` of the position at `local`, from `above`, the layer `c + 1`.
-    fn evaluate(&self, unit: &Unit, local: usize, above: &[Dtc], moves: &mut Vec<Move>) -> Dtc {
+    fn evaluate(
+        &self,
+        unit: &Unit,
+        local: usize,
+        above: &[Dtc],
+        (moves, exits): (&mut Vec<Move>, &mut ExitCache),
+    ) -> Dtc {
         let k = self.group.block_size() as usize;
         let block = local / k;
         let partner_block = if unit.count == 2 { 1 - block } else { 0 };
@@ -152,7 +160,7 @@ impl<V: Variant> Layers<'_, V> {
         for mv in moves.iter() {
             let after = apply(&pos, mv);
             let (wdl, d) = if mv.is_capture() || mv.is_promotion() {
-                self.group.metric.conversion(&pos, mv, &after)
+                self.group.metric.conversion(&pos, mv, &after, exits)
             } else {
                 let next = after.flipped();
                 let value = if is_king_move(&pos, mv) {

@@ -7,6 +7,7 @@ pub mod build;
 mod counted;
 mod dtc;
 pub mod error;
+pub mod exits;
 mod layers;
 pub mod mtc;
 pub mod plan;

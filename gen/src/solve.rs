@@ -39,14 +39,13 @@ use damka_core::{
     movegen::count_king_moves, movegen::generate_captures, movegen::generate_man_moves,
     movegen::has_capture, rays::Rays,
 };
-use damka_core::{
-    Bits, BlockRanks, BlockWalk, Color, Material, Position, Slice, SliceIndexer, Variant,
-};
+use damka_core::{Bits, BlockRanks, BlockWalk, Color, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{Value, Wdl};
 use damka_probe::SliceTable;
 use rayon::prelude::*;
 
 use crate::error::GenError;
+use crate::exits::{ExitCache, Exits};
 use crate::store::ValueSource;
 use crate::values::SlotValues;
 
@@ -61,7 +60,14 @@ pub trait Metric<V: Variant>: Sync {
     /// move), which leads to `after` (Black to move), and asks for the memory it
     /// will be read from: the forward pass locates the successors of a batch of
     /// positions before resolving any, so that their cache misses overlap.
-    fn locate(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> Self::Lookup;
+    /// `cache` keeps the blocks conversions reached last ([`ExitCache`]).
+    fn locate(
+        &self,
+        pos: &Position<V>,
+        mv: &Move,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+    ) -> Self::Lookup;
 
     /// The value, for the side that played it, of the conversion located at
     /// `at`: the outcome and its distance in plies, the move included.
@@ -71,8 +77,14 @@ pub trait Metric<V: Variant>: Sync {
     /// from `pos` (White to move), which leads to `after` (Black to move): the
     /// outcome and its distance in plies, the move included.
     #[inline]
-    fn conversion(&self, pos: &Position<V>, mv: &Move, after: &Position<V>) -> (Wdl, u16) {
-        self.resolve(self.locate(pos, mv, after))
+    fn conversion(
+        &self,
+        pos: &Position<V>,
+        mv: &Move,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+    ) -> (Wdl, u16) {
+        self.resolve(self.locate(pos, mv, after, cache))
     }
 
     /// The value, for the side that played it, of a quiet man move, which leads
@@ -93,55 +105,17 @@ pub trait Metric<V: Variant>: Sync {
 /// The game-theoretic metric: DTW, stored as [`Value`]s, with the captures and
 /// promotions read from the dependencies' tables.
 pub struct Dtw<V: Variant> {
-    external: Vec<(Material, Arc<SliceTable<V>>)>,
-    /// The dependency of each material, by [`material_key`] ([`NO_TABLE`] where
-    /// none): captures look their table up here instead of searching the list.
-    by_key: Box<[u8; MATERIAL_KEYS]>,
-}
-
-/// Keys of materials with fewer than 8 pieces of each kind.
-const MATERIAL_KEYS: usize = 1 << 12;
-/// No dependency of that material.
-const NO_TABLE: u8 = u8::MAX;
-
-/// The key of a material with fewer than 8 pieces of each kind, or `None`.
-#[inline]
-fn material_key(m: &Material) -> Option<usize> {
-    let counts = [m.white_men, m.white_kings, m.black_men, m.black_kings];
-    if counts.iter().any(|&c| c >= 8) {
-        return None;
-    }
-    Some(counts.iter().fold(0, |key, &c| key << 3 | c as usize))
+    tables: Vec<Arc<SliceTable<V>>>,
+    exits: Exits<V>,
 }
 
 impl<V: Variant> Dtw<V> {
     /// The metric over the DTW tables of the group's dependencies.
     pub fn new(dependencies: Vec<Arc<SliceTable<V>>>) -> Dtw<V> {
-        let external: Vec<_> = dependencies
-            .into_iter()
-            .map(|t| (t.indexer().slice().material(), t))
-            .collect();
-        let mut by_key = Box::new([NO_TABLE; MATERIAL_KEYS]);
-        for (table, (material, _)) in external.iter().enumerate().take(usize::from(NO_TABLE)) {
-            if let Some(key) = material_key(material) {
-                by_key[key] = table as u8;
-            }
-        }
-        Dtw { external, by_key }
-    }
-
-    /// The number of the dependency of `material`.
-    #[inline]
-    fn table_of(&self, material: &Material) -> usize {
-        match material_key(material).map(|key| self.by_key[key]) {
-            Some(table) if table != NO_TABLE => usize::from(table),
-            _ => self
-                .external
-                .iter()
-                .position(|(m, _)| m == material)
-                .unwrap_or_else(|| {
-                    unreachable!("dependency table for {material:?} was not opened")
-                }),
+        let exits = Exits::new(dependencies.iter().map(|t| t.indexer().clone()).collect());
+        Dtw {
+            tables: dependencies,
+            exits,
         }
     }
 }
@@ -164,19 +138,19 @@ impl<V: Variant> Metric<V> for Dtw<V> {
     type Lookup = Located;
 
     #[inline]
-    fn locate(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> Located {
+    fn locate(
+        &self,
+        _pos: &Position<V>,
+        _mv: &Move,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+    ) -> Located {
         if after.black() == 0 {
             return Located::Known(Wdl::Win, 1);
         }
-        let pos = after.flipped();
-        let material = pos.material();
-        let table = self.table_of(&material);
-        let index = self.external[table].1.indexer().index(&pos) as usize;
-        self.external[table].1.prefetch(index);
-        Located::Entry {
-            table: table as u32,
-            index,
-        }
+        let (table, index) = self.exits.locate(after, cache);
+        self.tables[table as usize].prefetch(index);
+        Located::Entry { table, index }
     }
 
     #[inline]
@@ -184,7 +158,7 @@ impl<V: Variant> Metric<V> for Dtw<V> {
         match at {
             Located::Known(wdl, plies) => (wdl, plies),
             Located::Entry { table, index } => {
-                let value = self.external[table as usize].1.get(index as u64);
+                let value = self.tables[table as usize].get(index as u64);
                 self.decode(value.back().raw())
             }
         }
@@ -726,7 +700,12 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             };
             for mv in moves.iter() {
                 let successor = if capture || mv.is_promotion() {
-                    Successor::Conversion(self.metric.locate(pos, mv, &apply(pos, mv)))
+                    Successor::Conversion(self.metric.locate(
+                        pos,
+                        mv,
+                        &apply(pos, mv),
+                        &mut scratch.exits,
+                    ))
                 } else {
                     // A quiet man move keeps the material: the mirror slot, solved
                     // already for this higher sub-slice key.
@@ -939,6 +918,8 @@ struct Examine<V: Variant, L> {
     successors: Vec<(u8, Successor<L>)>,
     /// Where the quiet man moves of the current block lead.
     man_moves: ManMoves,
+    /// The blocks captures and promotions reached last.
+    exits: ExitCache,
     /// Whether to record the kings of every position examined, in order, in
     /// `kings`: a unit solved by one task keeps them for its backward pass,
     /// which then unranks nothing.
@@ -1031,6 +1012,7 @@ impl<V: Variant, L> Default for Examine<V, L> {
             moves: Vec::with_capacity(64),
             successors: Vec::with_capacity(FORWARD_BATCH * 16),
             man_moves: ManMoves::default(),
+            exits: ExitCache::default(),
             record: false,
             kings: Vec::new(),
         }

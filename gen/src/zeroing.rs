@@ -21,12 +21,15 @@ use damka_probe::SliceTable;
 
 use crate::dtc::{decode_dtc, encode_dtc};
 use crate::error::GenError;
+use crate::exits::{ExitCache, Exits};
 use crate::solve::{Located, Metric};
 
 /// A zeroing metric of one group: DTZ ([`Zeroing::dtz`]) or MTC ([`Zeroing::mtc`]).
 pub(crate) struct Zeroing<V: Variant> {
     /// The tables of the materials captures and promotions lead to.
     exits: Vec<(Material, Arc<SliceTable<V>>)>,
+    /// Where in `exits` a conversion leads.
+    targets: Exits<V>,
     /// The stored codes of the group's own slices, which quiet man moves reach.
     own: Vec<(SliceIndexer<V>, Own<V>)>,
     /// The outcome, for its side to move, of a position whose stored code is
@@ -91,8 +94,10 @@ impl<V: Variant> Zeroing<V> {
             .into_iter()
             .map(|(slice, codes)| Ok((SliceIndexer::new(slice)?, codes)))
             .collect::<Result<_, GenError>>()?;
+        let targets = Exits::new(exits.iter().map(|(_, t)| t.indexer().clone()).collect());
         Ok(Zeroing {
             exits,
+            targets,
             own,
             outcome,
         })
@@ -114,23 +119,19 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
     type Lookup = Located;
 
     #[inline]
-    fn locate(&self, _pos: &Position<V>, _mv: &Move, after: &Position<V>) -> Located {
+    fn locate(
+        &self,
+        _pos: &Position<V>,
+        _mv: &Move,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+    ) -> Located {
         if after.black() == 0 {
             return Located::Known(Wdl::Win, 1);
         }
-        let next = after.flipped();
-        let material = next.material();
-        let table = self
-            .exits
-            .iter()
-            .position(|(m, _)| *m == material)
-            .unwrap_or_else(|| unreachable!("the table of {material:?} was not opened"));
-        let index = self.exits[table].1.indexer().index(&next) as usize;
-        self.exits[table].1.prefetch(index);
-        Located::Entry {
-            table: table as u32,
-            index,
-        }
+        let (table, index) = self.targets.locate(after, cache);
+        self.exits[table as usize].1.prefetch(index);
+        Located::Entry { table, index }
     }
 
     #[inline]
