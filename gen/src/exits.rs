@@ -16,6 +16,9 @@ use damka_core::{BlockRanks, Material, Position, SliceIndexer, Variant};
 const MATERIAL_KEYS: usize = 1 << 12;
 /// No table of that material.
 const NO_TABLE: u8 = u8::MAX;
+/// Blocks shorter than this are not worth a rank table: their positions are
+/// indexed whole.
+pub const TABLED_BLOCK: u64 = 64;
 /// Blocks an [`ExitCache`] keeps.
 const CACHED_BLOCKS: usize = 16;
 
@@ -66,6 +69,11 @@ impl<V: Variant> Exits<V> {
     /// flipped: the White-to-move position its table stores.
     #[inline]
     pub(crate) fn locate(&self, after: &Position<V>, cache: &mut ExitCache) -> (u32, usize) {
+        if cache.off {
+            let flipped = after.flipped();
+            let table = self.table_of(&flipped.material());
+            return (table as u32, self.indexers[table].index(&flipped) as usize);
+        }
         let kings = after.kings();
         let (white_men, black_men) = (after.white() & !kings, after.black() & !kings);
         let hit = cache.blocks[..cache.len].iter().position(|b| {
@@ -124,6 +132,9 @@ struct CachedBlock {
 /// positions it examines.
 #[derive(Default)]
 pub struct ExitCache {
+    /// Index every position reached whole: positions come from blocks too short
+    /// for a block to be reached twice.
+    off: bool,
     blocks: Vec<CachedBlock>,
     /// Blocks in use.
     len: usize,
@@ -132,6 +143,13 @@ pub struct ExitCache {
 }
 
 impl ExitCache {
+    /// Makes the cache one for positions from blocks of `block_size` positions:
+    /// off for short blocks (men-heavy slices), where making a block's rank
+    /// table costs more than indexing a few positions whole.
+    pub fn set_block_size(&mut self, block_size: u64) {
+        self.off = block_size < TABLED_BLOCK;
+    }
+
     /// Keeps `block`, replacing the oldest once full; returns where it is.
     fn insert(&mut self, block: CachedBlock) -> usize {
         if self.len < CACHED_BLOCKS {
@@ -164,7 +182,9 @@ mod tests {
                 .map(|&t| SliceIndexer::<Russian>::new(t).unwrap())
                 .collect(),
         );
-        let mut cache = ExitCache::default();
+        let mut caches = [ExitCache::default(), ExitCache::default()];
+        caches[0].set_block_size(1);
+        caches[1].set_block_size(indexer.king_placements());
         let mut checked = 0;
         for index in (0..indexer.size()).step_by(7) {
             let pos = indexer.position(index);
@@ -176,11 +196,13 @@ mod tests {
                 if after.black() == 0 {
                     continue;
                 }
-                let (table, at) = exits.locate(&after, &mut cache);
-                let flipped = after.flipped();
-                let target = &exits.indexers[table as usize];
-                assert_eq!(target.slice().material(), flipped.material());
-                assert_eq!(at as u64, target.index(&flipped));
+                for cache in &mut caches {
+                    let (table, at) = exits.locate(&after, cache);
+                    let flipped = after.flipped();
+                    let target = &exits.indexers[table as usize];
+                    assert_eq!(target.slice().material(), flipped.material());
+                    assert_eq!(at as u64, target.index(&flipped));
+                }
                 checked += 1;
             }
         }

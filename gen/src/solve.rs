@@ -45,7 +45,7 @@ use damka_probe::SliceTable;
 use rayon::prelude::*;
 
 use crate::error::GenError;
-use crate::exits::{ExitCache, Exits};
+use crate::exits::{ExitCache, Exits, TABLED_BLOCK};
 use crate::store::ValueSource;
 use crate::values::SlotValues;
 
@@ -670,6 +670,9 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         scratch: &mut Examine<V, M::Lookup>,
     ) {
         let mut outcomes = [Outcome::default(); FORWARD_BATCH];
+        // Blocks too short to be worth rank tables are indexed whole.
+        let tabled = self.block_size() >= TABLED_BLOCK;
+        scratch.exits.set_block_size(self.block_size());
         scratch.successors.clear();
         if scratch.record {
             let kings = batch
@@ -693,7 +696,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             }
             let partner = self.partner_slot(*slot);
             let man_moves = moves.iter().any(|mv| !capture && !mv.is_promotion());
-            let offset = if man_moves {
+            let offset = if man_moves && tabled {
                 scratch.man_moves.offset(&self.slots[partner], *slot, pos)
             } else {
                 0
@@ -710,7 +713,11 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                     // A quiet man move keeps the material: the mirror slot, solved
                     // already for this higher sub-slice key.
                     let mirror = &self.slots[partner];
-                    let index = scratch.man_moves.index(mirror, pos, mv, offset);
+                    let index = if tabled {
+                        scratch.man_moves.index(mirror, pos, mv, offset)
+                    } else {
+                        mirror.indexer.index(&apply(pos, mv).flipped()) as usize
+                    };
                     debug_assert_eq!(
                         index,
                         mirror.indexer.index(&apply(pos, mv).flipped()) as usize
