@@ -307,15 +307,18 @@ pub fn packed_wdl_block(values: &[u16], captures: &[u64]) -> Vec<u8> {
             (free != 0).then(|| code(chunk[free.trailing_zeros() as usize]))
         })
         .unwrap_or(1);
-    let mut out = vec![0u8; values.len().div_ceil(4)];
+    let mut out = Vec::with_capacity(values.len().div_ceil(4));
     let mut previous = first;
-    for (w, (chunk, &word)) in values.chunks(64).zip(captures).enumerate() {
-        let bytes = &mut out[w * 16..(w * 16 + chunk.len().div_ceil(4))];
-        for (i, &v) in chunk.iter().enumerate() {
-            if word >> i & 1 == 0 {
-                previous = code(v);
+    for (chunk, &word) in values.chunks(64).zip(captures) {
+        for (q, four) in chunk.chunks(4).enumerate() {
+            let mut byte = 0;
+            for (i, &v) in four.iter().enumerate() {
+                if word >> (4 * q + i) & 1 == 0 {
+                    previous = code(v);
+                }
+                byte |= previous << (2 * i);
             }
-            bytes[i / 4] |= previous << (2 * (i % 4));
+            out.push(byte);
         }
     }
     out
