@@ -156,6 +156,19 @@ fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
         child.wait().unwrap();
     }
     assert!(kills > 0, "the build was never caught mid-table");
+    // Kill it at fixed times too, wherever it is then (loading dependencies,
+    // solving two groups at once, writing), resuming in between.
+    for delay_ms in [15, 40, 90, 200] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(gen_args(&killed))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
     let r = gen(&killed, &[]);
     assert!(r.ok, "{}", r.err);
     // Every table is there, byte for byte, and no temporary file is left.
