@@ -91,8 +91,40 @@ fn values_bytes(positions: u64) -> u64 {
     2 * positions + positions.div_ceil(8)
 }
 
-/// What solving the group headed by `head` needs with `threads` threads.
+/// What solving the DTW tables of the group headed by `head` needs with
+/// `threads` threads. A kings-only group is solved in two bytes per position
+/// ([`crate::kings`]), which are also its values.
 pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, GenError> {
+    let need = group_need_general::<V>(head, threads)?;
+    if head.men() != 0 {
+        return Ok(need);
+    }
+    let positions = group_positions::<V>(head)?;
+    let resident = KINGS_ONLY_BYTES * positions + need.dependencies + FIXED_BYTES;
+    Ok(GroupNeed {
+        resident,
+        spilled: resident,
+        ..need
+    })
+}
+
+/// Bytes per position of a kings-only group solved for its DTW tables.
+pub const KINGS_ONLY_BYTES: u64 = 2;
+
+/// The positions of the group headed by `head`.
+fn group_positions<V: Variant>(head: Slice) -> Result<u64, GenError> {
+    let size = SliceIndexer::<V>::new(head)?.size();
+    Ok(if head.is_self_mirror() {
+        size
+    } else {
+        2 * size
+    })
+}
+
+/// What solving the group headed by `head` needs with `threads` threads by the
+/// general solve, which keeps a working cell per position of the units being
+/// solved: the rule tables' and MTC metrics.
+pub fn group_need_general<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, GenError> {
     let indexer = SliceIndexer::<V>::new(head)?;
     let slots = if head.is_self_mirror() { 1 } else { 2 };
     let subs = indexer.sub_slices();
@@ -140,7 +172,7 @@ pub fn mib(bytes: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damka_core::Russian;
+    use damka_core::{Russian, Slice};
 
     #[test]
     fn sizes_parse_with_binary_multiples() {
@@ -160,7 +192,15 @@ mod tests {
         let need = group_need::<Russian>("2M2K-1M1K".parse().unwrap(), 2).unwrap();
         assert!(need.spilled < need.resident);
         // Kings only: one sub-slice, nothing to gain.
-        let need = group_need::<Russian>("0M3K-0M1K".parse().unwrap(), 2).unwrap();
+        let kings: Slice = "0M3K-0M1K".parse().unwrap();
+        let need = group_need_general::<Russian>(kings, 2).unwrap();
         assert_eq!(need.spilled, need.resident);
+        // Solved for DTW, two bytes per position of the group in all.
+        let dtw = group_need::<Russian>(kings, 2).unwrap();
+        assert_eq!(
+            dtw.resident,
+            2 * 2 * 143_840 + dtw.dependencies + FIXED_BYTES
+        );
+        assert!(dtw.resident < need.resident);
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::Tablebase;
 
-use crate::budget::{default_budget, group_need, mib};
+use crate::budget::{default_budget, group_need, mib, GroupNeed};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
@@ -151,7 +151,9 @@ pub fn build<V: Variant>(
         ..BuildReport::default()
     };
     let threads = rayon::current_num_threads();
-    let budget = Budget::new::<V>(options.memory, &todo, threads, &|_| Ok(0))?;
+    let budget = Budget::new::<V>(options.memory, (&todo, group_need::<V>), threads, &|_| {
+        Ok(0)
+    })?;
     let mut total = 0;
     for &head in &todo {
         total += group_positions::<V>(head)?;
@@ -300,7 +302,13 @@ pub(crate) struct Budget {
     bytes: Option<u64>,
     /// Where the ceiling comes from, for messages.
     source: &'static str,
+    /// What a group's solve needs: [`group_need`] for the DTW tables,
+    /// [`crate::budget::group_need_general`] for other metrics.
+    need: NeedOf,
 }
+
+/// What solving a group needs, given its head and the threads.
+pub(crate) type NeedOf = fn(Slice, usize) -> Result<GroupNeed, GenError>;
 
 impl Budget {
     /// The ceiling `memory` (or the default), checked against every group of
@@ -311,7 +319,7 @@ impl Budget {
     /// that reads them.
     pub(crate) fn new<V: Variant>(
         memory: Option<u64>,
-        todo: &[Slice],
+        (todo, need): (&[Slice], NeedOf),
         threads: usize,
         extra: &dyn Fn(Slice) -> Result<u64, GenError>,
     ) -> Result<Budget, GenError> {
@@ -319,13 +327,17 @@ impl Budget {
             Some(bytes) => (Some(bytes), "--memory"),
             None => (default_budget(), "the available memory less a margin"),
         };
-        let budget = Budget { bytes, source };
+        let budget = Budget {
+            bytes,
+            source,
+            need,
+        };
         let Some(limit) = bytes else {
             return Ok(budget);
         };
         let mut worst: Option<(Slice, u64)> = None;
         for &head in todo {
-            let need = group_need::<V>(head, threads)?.spilled + extra(head)?;
+            let need = (budget.need)(head, threads)?.spilled + extra(head)?;
             if worst.is_none_or(|(_, w)| need > w) {
                 worst = Some((head, need));
             }
@@ -358,7 +370,7 @@ impl Budget {
         let Some(limit) = self.bytes else {
             return Ok(false);
         };
-        let need = group_need::<V>(head, threads)?;
+        let need = (self.need)(head, threads)?;
         let resident = need.resident - need.dependencies + deps_bytes;
         let spilled = need.spilled - need.dependencies + deps_bytes;
         if resident <= limit {

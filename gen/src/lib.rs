@@ -8,6 +8,7 @@ mod counted;
 mod dtc;
 pub mod error;
 pub mod exits;
+pub(crate) mod kings;
 mod layers;
 pub mod mtc;
 pub mod plan;

@@ -17,7 +17,10 @@ use damka_core::{build_order, dependencies, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_probe::Tablebase;
 
-use crate::build::{build, group_positions, groups, Budget, BuildOptions, BuildReport, BuiltGroup};
+use crate::budget::group_need_general;
+use crate::build::{
+    build, group_positions, groups, Budget, BuildOptions, BuildReport, BuiltGroup, NeedOf,
+};
 use crate::error::GenError;
 use crate::rules::group_slices;
 use crate::solve::Group;
@@ -53,7 +56,8 @@ pub fn build_mtc<V: Variant>(
     // Beside what the game-theoretic solve needs, the metric holds the group's
     // own game-theoretic values, decoded at one byte per position.
     let threads = rayon::current_num_threads();
-    let budget = Budget::new::<V>(options.memory, &todo, threads, &|head| {
+    let need = (&todo[..], group_need_general::<V> as NeedOf);
+    let budget = Budget::new::<V>(options.memory, need, threads, &|head| {
         group_positions::<V>(head)
     })?;
     for head in todo {

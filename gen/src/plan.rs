@@ -16,7 +16,7 @@ use damka_formats::table::{rule_table_file_name, table_file_name, TableHeader, V
 use damka_probe::limits::{RuleSet, RuleTablebase};
 use damka_probe::Tablebase;
 
-use crate::budget::{group_need, mib};
+use crate::budget::{group_need, group_need_general, mib};
 use crate::build::groups;
 use crate::error::GenError;
 
@@ -248,7 +248,7 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
         for &head in &heads {
             let slices = group_slices(head);
             let zeroing = rules.phase(head.material())?.zeroing(set);
-            let need = group_need::<V>(head, threads)?;
+            let need = group_need_general::<V>(head, threads)?;
             let positions = group_positions::<V>(&slices)?;
             // The rule build keeps the group in memory with two tables of each
             // dependency (DTC and RWDL) and the group's own RWDL codes.

@@ -46,6 +46,7 @@ use rayon::prelude::*;
 
 use crate::error::GenError;
 use crate::exits::{ExitCache, Exits, TABLED_BLOCK};
+use crate::kings::Forward;
 use crate::store::ValueSource;
 use crate::values::SlotValues;
 
@@ -95,6 +96,12 @@ pub trait Metric<V: Variant>: Sync {
         None
     }
 
+    /// Whether a kings-only group may be solved in two bytes per position
+    /// ([`crate::kings`]): the metric's wins must lie at odd plies and its
+    /// losses at even ones, and [`Metric::encode`] must fit the first plies in a
+    /// byte, as DTW's values do.
+    const KINGS_IN_TWO_BYTES: bool = false;
+
     /// The stored `u16` of a decided value (never 0, which is a draw).
     fn encode(&self, wdl: Wdl, plies: u16) -> u16;
 
@@ -136,6 +143,8 @@ pub enum Located {
 
 impl<V: Variant> Metric<V> for Dtw<V> {
     type Lookup = Located;
+
+    const KINGS_IN_TWO_BYTES: bool = true;
 
     #[inline]
     fn locate(
@@ -228,6 +237,8 @@ pub struct Group<V: Variant, M: Metric<V>> {
     pub(crate) metric: M,
     /// Solved sub-slices go to disk once nothing reads them.
     spill: bool,
+    /// A kings-only group solved in two bytes per position ([`crate::kings`]).
+    kings_only: bool,
 }
 
 /// A pair of blocks (or one block, when a men placement is its own flip) whose
@@ -257,11 +268,14 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         if !slice.is_self_mirror() {
             slices.push(slice.mirror());
         }
+        let kings_only = M::KINGS_IN_TWO_BYTES && slice.men() == 0;
         let mut slots = Vec::new();
         for s in slices {
             let indexer = SliceIndexer::new(s)?;
             usize::try_from(indexer.size()).map_err(|_| GenError::TooLarge(s.name()))?;
             let values = match spill_dir {
+                // A kings-only group is one unit: nothing of it can be spilled.
+                _ if kings_only => SlotValues::kings_only(&indexer),
                 Some(dir) => {
                     SlotValues::new(&indexer, dir.join(format!("{}.values.tmp", s.name())))
                 }
@@ -272,8 +286,15 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         Ok(Group {
             slots,
             metric,
-            spill: spill_dir.is_some(),
+            spill: spill_dir.is_some() && !kings_only,
+            kings_only,
         })
+    }
+
+    /// Whether the group is solved (or, after [`Group::solve`], was solved) in
+    /// two bytes per position, as a kings-only group ([`crate::kings`]).
+    pub fn in_two_bytes(&self) -> bool {
+        self.kings_only
     }
 
     /// Number of positions in the group.
@@ -285,6 +306,18 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     /// finished after each unit. When the group spills, a sub-slice is allocated
     /// just before it is solved, and written out once the next one is solved.
     pub fn solve(&mut self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), GenError> {
+        if self.kings_only {
+            let units = self.units(0);
+            debug_assert_eq!(units.len(), 1, "a kings-only group is one unit");
+            if self.solve_kings_only(&units[0], progress) {
+                return Ok(());
+            }
+            // A distance too long for a byte: solve it the general way.
+            self.kings_only = false;
+            for slot in &mut self.slots {
+                slot.values = SlotValues::in_memory(&slot.indexer);
+            }
+        }
         let keys = self.slots[0].indexer.sub_slices();
         for sub in keys {
             if self.spill {
@@ -610,52 +643,100 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     /// The forward pass of a unit (see the module docs), in parallel chunks, each
     /// walking its positions in index order and examining them in batches.
     fn forward_pass(&self, unit: &Unit, cells: &mut [Cell], scratch: &mut Examine<V, M::Lookup>) {
-        const CHUNK: usize = 4096;
-        let k = self.block_size() as usize;
-        let examine_chunk =
-            |chunk: usize, cells: &mut [Cell], scratch: &mut Examine<V, M::Lookup>| {
-                let (first, len) = (chunk * CHUNK, cells.len());
-                let mut batch = std::mem::take(&mut scratch.batch);
-                batch.clear();
-                let mut done = 0;
-                let mut feed = |slot: usize, pos: Position<V>| {
-                    batch.push((slot, pos));
-                    if batch.len() == FORWARD_BATCH {
-                        self.examine(&batch, &mut cells[done..done + FORWARD_BATCH], scratch);
-                        done += FORWARD_BATCH;
-                        batch.clear();
-                    }
-                };
-                if k < SHORT_BLOCK {
-                    // Setting up a walk costs more than unranking a few positions.
-                    for local in first..first + len {
-                        feed(unit.blocks[local / k].0, self.position(unit, local));
-                    }
-                } else {
-                    // A chunk may straddle the unit's two blocks: one walk per block.
-                    let mut local = first;
-                    while local < first + len {
-                        let (block, offset) = (local / k, local % k);
-                        let (slot, men) = unit.blocks[block];
-                        let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
-                        let span = (k - offset).min(first + len - local);
-                        walk.take(span).for_each(|pos| feed(slot, pos));
-                        local += span;
-                    }
-                }
-                if !batch.is_empty() {
-                    self.examine(&batch, &mut cells[done..], scratch);
-                }
-                scratch.batch = batch;
-            };
-        if cells.len() <= CHUNK {
-            examine_chunk(0, cells, scratch);
+        if cells.len() <= FORWARD_CHUNK {
+            self.forward_chunk(unit, 0, cells, scratch);
         } else {
             cells
-                .par_chunks_mut(CHUNK)
+                .par_chunks_mut(FORWARD_CHUNK)
                 .enumerate()
-                .for_each(|(chunk, cells)| examine_chunk(chunk, cells, &mut Examine::default()));
+                .for_each(|(chunk, cells)| {
+                    let first = chunk * FORWARD_CHUNK;
+                    self.forward_chunk(unit, first, cells, &mut Examine::default())
+                });
         }
+    }
+
+    /// The forward pass of the unit's positions from `first` on, one per cell
+    /// of `cells`, walked in index order and examined in batches.
+    pub(crate) fn forward_chunk(
+        &self,
+        unit: &Unit,
+        first: usize,
+        cells: &mut [Cell],
+        scratch: &mut Examine<V, M::Lookup>,
+    ) {
+        let k = self.block_size() as usize;
+        let len = cells.len();
+        let mut batch = std::mem::take(&mut scratch.batch);
+        batch.clear();
+        let mut done = 0;
+        let mut feed = |slot: usize, pos: Position<V>| {
+            batch.push((slot, pos));
+            if batch.len() == FORWARD_BATCH {
+                self.examine(&batch, &mut cells[done..done + FORWARD_BATCH], scratch);
+                done += FORWARD_BATCH;
+                batch.clear();
+            }
+        };
+        if k < SHORT_BLOCK {
+            // Setting up a walk costs more than unranking a few positions.
+            for local in first..first + len {
+                feed(unit.blocks[local / k].0, self.position(unit, local));
+            }
+        } else {
+            // A chunk may straddle the unit's two blocks: one walk per block.
+            let mut local = first;
+            while local < first + len {
+                let (block, offset) = (local / k, local % k);
+                let (slot, men) = unit.blocks[block];
+                let walk = BlockWalk::new(&self.slots[slot].indexer, men, offset as u64);
+                let span = (k - offset).min(first + len - local);
+                walk.take(span).for_each(|pos| feed(slot, pos));
+                local += span;
+            }
+        }
+        if !batch.is_empty() {
+            self.examine(&batch, &mut cells[done..], scratch);
+        }
+        scratch.batch = batch;
+    }
+
+    /// Fresh scratch lists for [`Group::forward_results`].
+    pub(crate) fn examine_scratch(&self) -> Examine<V, M::Lookup> {
+        Examine::default()
+    }
+
+    /// The forward pass of the `len` positions of `unit` from `first` on, as
+    /// [`Forward`] results in `results`: what the kings-only solve
+    /// ([`crate::kings`]) keeps of each.
+    pub(crate) fn forward_results(
+        &self,
+        unit: &Unit,
+        first: usize,
+        len: usize,
+        scratch: &mut Examine<V, M::Lookup>,
+        results: &mut Vec<Forward>,
+    ) {
+        let mut cells = std::mem::take(&mut scratch.cells);
+        cells.clear();
+        cells.resize_with(len, Cell::default);
+        self.forward_chunk(unit, first, &mut cells, scratch);
+        results.clear();
+        results.extend(cells.iter_mut().map(|cell| {
+            let flags = *cell.flags.get_mut();
+            let first = *cell.first_ply.get_mut();
+            let outcome = if flags & WIN_QUEUED != 0 {
+                Wdl::Win
+            } else {
+                Wdl::Loss
+            };
+            Forward {
+                capture: flags & CAPTURE != 0,
+                decided: (first != NOT_QUEUED).then_some((outcome, first)),
+                king_moves: *cell.count.get_mut(),
+            }
+        }));
+        scratch.cells = cells;
     }
 
     /// Generates the moves of a batch of positions `(slot, position)` and sorts
@@ -756,7 +837,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
 /// whose mover had to capture (the forward pass flagged them), where the king
 /// move was illegal.
 #[inline]
-fn for_each_predecessor<V: Variant>(
+pub(crate) fn for_each_predecessor<V: Variant>(
     pos: &Position<V>,
     partner: &BlockRanks,
     mut f: impl FnMut(u64),
@@ -780,7 +861,7 @@ fn for_each_predecessor<V: Variant>(
 /// pass touches one cache line per predecessor. Atomic, so that a large frontier
 /// is processed by several threads at once.
 #[derive(Default)]
-struct Cell {
+pub(crate) struct Cell {
     /// The final stored value ([`Metric::encode`]), 0 until decided.
     value: AtomicU16,
     /// The longest loss by a move leaving the unit (written by the forward pass).
@@ -901,6 +982,9 @@ const SETTLE_BATCH: usize = 16;
 /// Frontier positions per parallel task.
 const FRONTIER_CHUNK: usize = 1 << 12;
 
+/// Positions per parallel task of the forward pass.
+pub(crate) const FORWARD_CHUNK: usize = 4096;
+
 /// Positions of the forward pass whose successors are located together.
 const FORWARD_BATCH: usize = 16;
 
@@ -916,7 +1000,7 @@ enum Successor<L> {
 }
 
 /// Scratch lists of the forward pass, kept across batches.
-struct Examine<V: Variant, L> {
+pub(crate) struct Examine<V: Variant, L> {
     /// The positions of a batch, with their slots.
     batch: Vec<(usize, Position<V>)>,
     /// The moves of one position.
@@ -933,6 +1017,8 @@ struct Examine<V: Variant, L> {
     record: bool,
     /// The kings (White's, Black's) of the positions examined, when recorded.
     kings: Vec<(u64, u64)>,
+    /// The cells of a chunk examined for [`Group::forward_results`].
+    cells: Vec<Cell>,
 }
 
 /// The blocks the quiet man moves of one block lead to, each with its index
@@ -1022,6 +1108,7 @@ impl<V: Variant, L> Default for Examine<V, L> {
             exits: ExitCache::default(),
             record: false,
             kings: Vec::new(),
+            cells: Vec::new(),
         }
     }
 }

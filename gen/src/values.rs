@@ -59,7 +59,15 @@ pub struct SlotValues {
     /// With [`SlotValues::in_memory`]: every value and capture bit by index,
     /// read and written directly (no key lookup on the solver's hot path).
     flat: Option<(HugeArray<AtomicU16>, HugeArray<AtomicU64>)>,
+    /// With [`SlotValues::kings_only`]: two bytes per position, the value (raw,
+    /// below [`KINGS_CAPTURE`]) and the kings-only solve's count, which is
+    /// [`KINGS_CAPTURE`] where the side to move must capture
+    /// ([`crate::kings`]).
+    kings: Option<HugeArray<AtomicU16>>,
 }
+
+/// The count byte of a kings-only entry whose side to move must capture.
+pub const KINGS_CAPTURE: u16 = 0xFF;
 
 impl SlotValues {
     /// Empty storage for the slice of `indexer`; spilled keys go to `spill_path`
@@ -92,6 +100,7 @@ impl SlotValues {
             spill_path,
             spill: None,
             flat: None,
+            kings: None,
         }
     }
 
@@ -109,7 +118,32 @@ impl SlotValues {
             spill_path: PathBuf::new(),
             spill: None,
             flat: Some(zeroed(len)),
+            kings: None,
         }
+    }
+
+    /// Storage for a kings-only slice solved two bytes per position
+    /// ([`crate::kings`]): never spilled, read and written through
+    /// [`SlotValues::kings_entries`].
+    pub fn kings_only<V: Variant>(indexer: &SliceIndexer<V>) -> SlotValues {
+        let len = indexer.size() as usize;
+        SlotValues {
+            block: indexer.king_placements() as usize,
+            len,
+            blocks: Vec::new(),
+            counts: Vec::new(),
+            places: Vec::new(),
+            spill_path: PathBuf::new(),
+            spill: None,
+            flat: None,
+            kings: Some(HugeArray::zeroed(len)),
+        }
+    }
+
+    /// The entries of a kings-only slice: value in the low byte, count in the
+    /// high byte.
+    pub(crate) fn kings_entries(&self) -> &[AtomicU16] {
+        self.kings.as_deref().expect("a kings-only slice's values")
     }
 
     /// Positions of key `key`.
@@ -178,6 +212,7 @@ impl SlotValues {
     /// Frees every key, in memory or spilled, and removes the spill file.
     pub fn discard(&mut self) {
         self.flat = None;
+        self.kings = None;
         for place in &mut self.places {
             *place = Place::Absent;
         }
@@ -247,6 +282,14 @@ impl SlotValues {
         values: &mut [u16],
         captures: &mut BitVec<u64>,
     ) -> Result<(), GenError> {
+        if let Some(entries) = &self.kings {
+            for (i, entry) in entries[range].iter().enumerate() {
+                let entry = entry.load(Ordering::Relaxed);
+                values[i] = entry & 0xFF;
+                captures.set(i, entry >> 8 == KINGS_CAPTURE);
+            }
+            return Ok(());
+        }
         if let Some((v, c)) = &self.flat {
             for (out, value) in values.iter_mut().zip(&v[range.clone()]) {
                 *out = value.load(Ordering::Relaxed);
