@@ -7,7 +7,8 @@
 //! 7's `0M4K-0M3K` would need 118 GiB. But a kings-only position is simple:
 //! either its side to move must capture, and all its moves leave the group (the
 //! forward pass decides it), or all its moves are king moves inside the group.
-//! So one `u16` per position holds everything the backward pass needs:
+//! So two bytes per position, four positions to an atomic word, hold
+//! everything the backward pass needs:
 //!
 //! - the low byte is the stored value ([`Metric::encode`], 0 while undecided),
 //!   which is also the ply at which the position joins the frontier;
@@ -15,11 +16,11 @@
 //!   [`KINGS_CAPTURE`] for a position that must capture (never a predecessor).
 //!
 //! The backward pass settles ply after ply: the frontier of ply `d` is every
-//! position whose value says `d`, found by scanning the entries (only the chunks
-//! that a per-chunk mask says hold such a value). A frontier loss makes each
+//! position whose value says `d`, found by scanning the words, four entries at
+//! a time, in the chunks that a per-chunk mask says hold such a value. A frontier loss makes each
 //! undecided predecessor a win at `d + 1`; a frontier win lowers each
 //! predecessor's count, and the last one makes it a loss at `d + 1`. Both are a
-//! single compare-and-swap of the entry, so threads share the frontier freely;
+//! single compare-and-swap of the entry's word, so threads share the frontier freely;
 //! and a count reaches zero only when every successor wins, so no position is
 //! offered a win and a loss in the same ply. Distances are those of the general
 //! solve (shortest wins, longest losses), and the tables are the same bytes.
@@ -59,6 +60,53 @@ pub(crate) struct Forward {
     pub(crate) king_moves: u8,
 }
 
+/// Every lane of a word: the low bit of each of its four entries.
+const LANES: u64 = 0x0001_0001_0001_0001;
+
+/// Changes the entry of position `i` of a block (four to a word of `words`)
+/// by `change`, which gives the new entry or `None` to leave it, atomically;
+/// returns the new entry.
+#[inline]
+fn update(words: &[AtomicU64], i: usize, change: impl Fn(u16) -> Option<u16>) -> Option<u16> {
+    let shift = 16 * (i % 4);
+    let word = &words[i / 4];
+    let mut current = word.load(Ordering::Relaxed);
+    loop {
+        let new = change((current >> shift) as u16)?;
+        let replaced = current & !(0xFFFF << shift) | u64::from(new) << shift;
+        match word.compare_exchange_weak(current, replaced, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(new),
+            Err(seen) => current = seen,
+        }
+    }
+}
+
+/// Calls `f` with each position among `first..first + len` of a block (four
+/// to a word of `words`; `first` a multiple of 4) whose value byte is `raw`.
+#[inline]
+fn for_each_with_value(
+    words: &[AtomicU64],
+    (first, len): (usize, usize),
+    raw: u16,
+    mut f: impl FnMut(usize),
+) {
+    debug_assert_eq!(first % 4, 0);
+    let pattern = u64::from(raw) * LANES;
+    for w in first / 4..(first + len).div_ceil(4) {
+        // A lane of `x` is zero where the value matches, and `0x100 - lane`
+        // has bit 8 set only then (lanes are below 0x100: nothing borrows).
+        let x = (words[w].load(Ordering::Relaxed) & (0xFF * LANES)) ^ pattern;
+        let mut hits = (0x100 * LANES).wrapping_sub(x) & (0x100 * LANES);
+        while hits != 0 {
+            let i = 4 * w + hits.trailing_zeros() as usize / 16;
+            if i < first + len {
+                f(i);
+            }
+            hits &= hits - 1;
+        }
+    }
+}
+
 impl<V: Variant, M: Metric<V>> Group<V, M> {
     /// Solves the kings-only group's single unit in its two-byte entries.
     /// Returns `false`, having decided nothing for good, if some value does not
@@ -66,27 +114,34 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     pub(crate) fn solve_kings_only(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> bool {
         let k = self.block_size() as usize;
         let n = k * unit.count;
-        let entries: [&[AtomicU16]; 2] =
+        let words: [&[AtomicU64]; 2] =
             [0, unit.count - 1].map(|b| self.slots[unit.blocks[b].0].values.kings_entries());
-        let entry = |local: usize| &entries[local / k][local % k];
         // Per block, per chunk of it: the plies (mod 64) of the values it holds.
         let chunks = k.div_ceil(SCAN_CHUNK);
         let masks: Vec<AtomicU64> = (0..unit.count * chunks)
             .map(|_| AtomicU64::new(0))
             .collect();
+        // Read before written: most marks find their bit set already, and a
+        // read keeps the mask's cache line shared between the threads.
         let mark = |local: usize, ply: u16| {
-            let chunk = local / k * chunks + local % k / SCAN_CHUNK;
-            masks[chunk].fetch_or(1 << (ply % 64), Ordering::Relaxed);
+            let mask = &masks[local / k * chunks + local % k / SCAN_CHUNK];
+            let bit = 1 << (ply % 64);
+            if mask.load(Ordering::Relaxed) & bit == 0 {
+                mask.fetch_or(bit, Ordering::Relaxed);
+            }
         };
         let reported = AtomicU64::new(0);
         let overflow = AtomicBool::new(false);
         let highest = AtomicU16::new(0);
         let decided = |local: usize, ply: u16| {
             mark(local, ply);
-            highest.fetch_max(ply, Ordering::Relaxed);
+            if highest.load(Ordering::Relaxed) < ply {
+                highest.fetch_max(ply, Ordering::Relaxed);
+            }
         };
 
-        // The forward pass: every position's captures valued, king moves counted.
+        // The forward pass: every position's captures valued, king moves counted
+        // (a word may straddle two chunks: entries are written by compare-and-swap).
         (0..n.div_ceil(FORWARD_CHUNK))
             .into_par_iter()
             .for_each_init(
@@ -110,7 +165,8 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                         } else {
                             u16::from(result.king_moves)
                         };
-                        entry(local).store(count << 8 | value, Ordering::Relaxed);
+                        let entry = count << 8 | (value & 0xFF);
+                        update(words[local / k], local % k, |_| Some(entry));
                     }
                     // Half the work is the backward pass, reported at the end.
                     reported.fetch_add(len as u64 / 2, Ordering::Relaxed);
@@ -129,84 +185,71 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         let mut ply = 0u16;
         while ply <= highest.load(Ordering::Relaxed) {
             let won = ply % 2 == 1;
-            let raw = self
-                .metric
-                .encode(if won { Wdl::Win } else { Wdl::Loss }, ply);
+            let outcome = |won| if won { Wdl::Win } else { Wdl::Loss };
+            let raw = self.metric.encode(outcome(won), ply);
             let next = ply + 1;
-            let next_raw = self
-                .metric
-                .encode(if won { Wdl::Loss } else { Wdl::Win }, next);
-            if next_raw > MAX_RAW {
-                // Nothing may be decided at the next ply: it would not fit.
-                overflow.store(true, Ordering::Relaxed);
-            }
+            let next_raw = self.metric.encode(outcome(!won), next);
             let bit = 1u64 << (ply % 64);
-            let scan = |(chunk, mask): (usize, &AtomicU64), updates: &mut Vec<usize>| {
+            let scan = |(chunk, mask): (usize, &AtomicU64), scratch: &mut Scratch| {
                 if mask.load(Ordering::Relaxed) & bit == 0 {
                     return;
                 }
+                let (updates, frontier) = scratch;
                 let (block, c) = (chunk / chunks, chunk % chunks);
                 let start = c * SCAN_CHUNK;
-                let span = &entries[block][start..((c + 1) * SCAN_CHUNK).min(k)];
-                let frontier: Vec<usize> = span
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.load(Ordering::Relaxed) & 0xFF == raw)
-                    .map(|(i, _)| block * k + start + i)
-                    .collect();
+                let span = (start, SCAN_CHUNK.min(k - start));
+                frontier.clear();
+                for_each_with_value(words[block], span, raw, |i| frontier.push(block * k + i));
                 for batch in frontier.chunks(BATCH) {
+                    // First every predecessor of the batch, prefetched; then the
+                    // updates, so that their cache misses overlap.
                     updates.clear();
                     for &local in batch {
                         let block = local / k;
                         let partner = if unit.count == 2 { 1 - block } else { 0 };
                         let pos = self.position(unit, local);
                         for_each_predecessor(&pos, &ranks[partner], |offset| {
-                            let q = partner * k + offset as usize;
-                            prefetch(entry(q));
-                            updates.push(q);
+                            prefetch(&words[partner][offset as usize / 4]);
+                            updates.push(partner * k + offset as usize);
                         });
                     }
                     for &q in updates.iter() {
-                        let cell = entry(q);
-                        let mut current = cell.load(Ordering::Relaxed);
-                        loop {
-                            let count = current >> 8;
-                            if current & 0xFF != 0 || count == KINGS_CAPTURE {
-                                break;
-                            }
-                            let new = if !won {
+                        let decision = update(words[q / k], q % k, |entry| {
+                            let count = entry >> 8;
+                            if entry & 0xFF != 0 || count == KINGS_CAPTURE {
+                                None
+                            } else if !won {
                                 // A losing successor: the predecessor wins.
-                                current | next_raw
+                                Some(entry | next_raw)
                             } else if count == 1 {
                                 // Its last king move not known to lose: it loses.
-                                next_raw
+                                Some(next_raw)
                             } else {
-                                current - (1 << 8)
-                            };
-                            match cell.compare_exchange_weak(
-                                current,
-                                new,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            ) {
-                                Ok(_) => {
-                                    if new & 0xFF != 0 {
-                                        decided(q, next);
-                                    }
-                                    break;
-                                }
-                                Err(seen) => current = seen,
+                                Some(entry - (1 << 8))
                             }
+                        });
+                        if decision.is_some_and(|entry| entry & 0xFF != 0) {
+                            decided(q, next);
                         }
                     }
                 }
             };
-            masks
-                .par_iter()
-                .enumerate()
-                .for_each_init(Vec::new, |updates, chunk| scan(chunk, updates));
-            if overflow.load(Ordering::Relaxed) && highest.load(Ordering::Relaxed) >= next {
-                return false;
+            if next_raw > MAX_RAW {
+                // Nothing may be decided at the next ply: it would not fit. If
+                // something is, the solve gives up.
+                let before = highest.load(Ordering::Relaxed);
+                masks
+                    .par_iter()
+                    .enumerate()
+                    .for_each_init(Scratch::default, |scratch, chunk| scan(chunk, scratch));
+                if highest.load(Ordering::Relaxed) > before.max(ply) {
+                    return false;
+                }
+            } else {
+                masks
+                    .par_iter()
+                    .enumerate()
+                    .for_each_init(Scratch::default, |scratch, chunk| scan(chunk, scratch));
             }
             ply = next;
         }
@@ -214,3 +257,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         true
     }
 }
+
+/// A task's lists in the backward pass: predecessors to update, and the
+/// frontier positions of a chunk.
+type Scratch = (Vec<usize>, Vec<usize>);

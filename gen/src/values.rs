@@ -59,11 +59,11 @@ pub struct SlotValues {
     /// With [`SlotValues::in_memory`]: every value and capture bit by index,
     /// read and written directly (no key lookup on the solver's hot path).
     flat: Option<(HugeArray<AtomicU16>, HugeArray<AtomicU64>)>,
-    /// With [`SlotValues::kings_only`]: two bytes per position, the value (raw,
-    /// below [`KINGS_CAPTURE`]) and the kings-only solve's count, which is
-    /// [`KINGS_CAPTURE`] where the side to move must capture
-    /// ([`crate::kings`]).
-    kings: Option<HugeArray<AtomicU16>>,
+    /// With [`SlotValues::kings_only`]: two bytes per position, four to a word
+    /// (position `i` in bits `16 * (i % 4)..` of word `i / 4`): the value (raw,
+    /// in the low byte) and the kings-only solve's count (high byte), which is
+    /// [`KINGS_CAPTURE`] where the side to move must capture ([`crate::kings`]).
+    kings: Option<HugeArray<AtomicU64>>,
 }
 
 /// The count byte of a kings-only entry whose side to move must capture.
@@ -136,13 +136,12 @@ impl SlotValues {
             spill_path: PathBuf::new(),
             spill: None,
             flat: None,
-            kings: Some(HugeArray::zeroed(len)),
+            kings: Some(HugeArray::zeroed(len.div_ceil(4))),
         }
     }
 
-    /// The entries of a kings-only slice: value in the low byte, count in the
-    /// high byte.
-    pub(crate) fn kings_entries(&self) -> &[AtomicU16] {
+    /// The entries of a kings-only slice, four to a word.
+    pub(crate) fn kings_entries(&self) -> &[AtomicU64] {
         self.kings.as_deref().expect("a kings-only slice's values")
     }
 
@@ -282,9 +281,9 @@ impl SlotValues {
         values: &mut [u16],
         captures: &mut BitVec<u64>,
     ) -> Result<(), GenError> {
-        if let Some(entries) = &self.kings {
-            for (i, entry) in entries[range].iter().enumerate() {
-                let entry = entry.load(Ordering::Relaxed);
+        if let Some(words) = &self.kings {
+            for (i, at) in range.enumerate() {
+                let entry = (words[at / 4].load(Ordering::Relaxed) >> (16 * (at % 4))) as u16;
                 values[i] = entry & 0xFF;
                 captures.set(i, entry >> 8 == KINGS_CAPTURE);
             }
