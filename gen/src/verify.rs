@@ -8,18 +8,23 @@
 //! distance, and a stored draw is a true draw.
 //!
 //! The DTW table stores every position's value exactly and is compared in full.
-//! The WDL values are compared as [`Tablebase::probe_wdl`] gives them: read from
-//! the WDL table, or for capture positions (whose entries are don't-care) by the
-//! capture search, or for the side of a solve group without a WDL file by the
-//! one-ply search.
+//! The successors' values are read from the decoded DTW tables of the slice's
+//! group and of its dependencies, indexed directly (the generator's own
+//! shortcuts are not used, so that a mistake in them cannot hide itself). The
+//! WDL file is compared entry by entry wherever it is not don't-care (positions
+//! without a capture, of the slice that holds the group's file); and one
+//! position in [`PROBE_EVERY`] is also probed as a user would
+//! ([`Tablebase::probe_wdl`]: the WDL entry, the capture search, or the one-ply
+//! search of the side without the file).
 
 use std::path::Path;
+use std::sync::Arc;
 
-use damka_core::{apply, generate};
+use damka_core::{apply, dependencies, generate};
 use damka_core::{Position, Slice, Variant};
 use damka_formats::table::slices_in;
 use damka_formats::Value;
-use damka_probe::{ProbeError, Tablebase};
+use damka_probe::{ProbeError, SliceTable, Tablebase};
 use rayon::prelude::*;
 
 use crate::error::GenError;
@@ -66,21 +71,69 @@ pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
     })
 }
 
-/// The value `pos` must have, from its successors.
-pub fn expected_value<V: Variant>(
-    tablebase: &Tablebase<V>,
-    pos: &Position<V>,
-) -> Result<Value, GenError> {
-    let mut moves = Vec::new();
-    generate(pos, &mut moves);
-    let mut best: Option<Value> = None;
-    for mv in &moves {
-        let value = tablebase.probe_value(apply(pos, mv))?.back();
-        if best.is_none_or(|b| value.better_than(b)) {
-            best = Some(value);
+/// One position in this many is also probed through [`Tablebase::probe_wdl`].
+pub const PROBE_EVERY: u64 = 97;
+
+/// The decoded DTW tables a group's successors are read from: the group's own
+/// slices and their dependencies.
+struct Decoded<V: Variant> {
+    tables: Vec<Arc<SliceTable<V>>>,
+}
+
+impl<V: Variant> Decoded<V> {
+    /// The tables of `slices` and of all their dependencies.
+    fn of(tablebase: &Tablebase<V>, slices: &[Slice]) -> Result<Decoded<V>, GenError> {
+        let mut wanted: Vec<Slice> = slices.to_vec();
+        for &slice in slices {
+            for dep in dependencies(slice) {
+                if !wanted.contains(&dep) {
+                    wanted.push(dep);
+                }
+            }
         }
+        let tables = wanted
+            .into_iter()
+            .map(|s| tablebase.slice_table(s))
+            .collect::<Result<_, _>>()?;
+        Ok(Decoded { tables })
     }
-    Ok(best.unwrap_or(Value::LOST))
+
+    /// The table of `slice`.
+    fn table(&self, slice: Slice) -> &SliceTable<V> {
+        self.tables
+            .iter()
+            .find(|t| t.indexer().slice() == slice)
+            .unwrap_or_else(|| unreachable!("{slice} was decoded"))
+    }
+
+    /// The value of `after` (a successor: Black to move) for its side to move.
+    fn value_of(&self, after: &Position<V>) -> Value {
+        if after.black() == 0 {
+            return Value::LOST;
+        }
+        let white = after.flipped();
+        let material = white.material();
+        let table = self
+            .tables
+            .iter()
+            .find(|t| t.indexer().slice().material() == material)
+            .unwrap_or_else(|| unreachable!("the table of {material:?} was decoded"));
+        table.get(table.indexer().index(&white))
+    }
+
+    /// The value `pos` must have, from its successors.
+    fn expected(&self, pos: &Position<V>, moves: &mut Vec<damka_core::Move>) -> Value {
+        moves.clear();
+        generate(pos, moves);
+        let mut best: Option<Value> = None;
+        for mv in moves.iter() {
+            let value = self.value_of(&apply(pos, mv)).back();
+            if best.is_none_or(|b| value.better_than(b)) {
+                best = Some(value);
+            }
+        }
+        best.unwrap_or(Value::LOST)
+    }
 }
 
 /// Verifies every table of variant `V` under `root`, reporting progress to
@@ -92,33 +145,56 @@ pub fn verify<V: Variant>(
     let tablebase = Tablebase::<V>::new(root);
     let slices = tables_in(tablebase.dir())?;
     let mut report = VerifyReport::default();
-    for slice in slices {
-        let table = tablebase.slice_table(slice)?;
-        let size = table.indexer().size();
-        let chunks = check_slice(slice, size, progress, |index, chunk| {
-            let pos = table.indexer().position(index);
-            let expected = expected_value(&tablebase, &pos)?;
-            let stored = table.get(index);
-            let stored_wdl = tablebase.probe_wdl(pos)?;
-            let mut found = Vec::new();
-            if stored != expected {
-                found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
-            }
-            if stored_wdl != expected.wdl() {
-                found.push(("wdl", stored_wdl.to_string(), expected.wdl().to_string()));
-            }
-            for (table, stored, expected) in found {
-                record(chunk, || Mismatch {
-                    slice,
-                    table,
-                    fen: pos.to_string(),
-                    stored,
-                    expected,
-                });
-            }
-            Ok(())
-        })?;
-        report.add(1, size, chunks);
+    let mut done: Vec<Slice> = Vec::new();
+    for &slice in &slices {
+        if done.contains(&slice) {
+            continue;
+        }
+        // A slice and its mirror together: quiet moves lead from one to the other.
+        let group: Vec<Slice> = if slice.is_self_mirror() || !slices.contains(&slice.mirror()) {
+            vec![slice]
+        } else {
+            vec![slice, slice.mirror()]
+        };
+        done.extend(&group);
+        let decoded = Decoded::of(&tablebase, &group)?;
+        for &slice in &group {
+            let table = decoded.table(slice);
+            let size = table.indexer().size();
+            let chunks = check_slice(slice, size, progress, |index, chunk, moves| {
+                let pos = table.indexer().position(index);
+                let expected = decoded.expected(&pos, moves);
+                let stored = table.get(index);
+                let mut found = Vec::new();
+                if stored != expected {
+                    found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
+                }
+                let capture = moves.first().is_some_and(|mv| mv.is_capture());
+                let stored_wdl = if index % PROBE_EVERY == 0 {
+                    Some(tablebase.probe_wdl(pos)?)
+                } else if capture {
+                    None
+                } else {
+                    tablebase.stored_wdl_at(slice, index)?
+                };
+                if let Some(stored_wdl) = stored_wdl {
+                    if stored_wdl != expected.wdl() {
+                        found.push(("wdl", stored_wdl.to_string(), expected.wdl().to_string()));
+                    }
+                }
+                for (table, stored, expected) in found {
+                    record(chunk, || Mismatch {
+                        slice,
+                        table,
+                        fen: pos.to_string(),
+                        stored,
+                        expected,
+                    });
+                }
+                Ok(())
+            })?;
+            report.add(1, size, chunks);
+        }
     }
     Ok(report)
 }
@@ -136,13 +212,14 @@ pub(crate) fn record(found: &mut Found, make: impl FnOnce() -> Mismatch) {
 }
 
 /// Checks every position of `slice` (`size` positions) with `check`, which is
-/// given an index and adds what is wrong there to its chunk's [`Found`]: chunks
+/// given an index and adds what is wrong there to its chunk's [`Found`] (with a
+/// move list to reuse): chunks
 /// in parallel, progress reported to `progress` as one group.
 pub(crate) fn check_slice(
     slice: Slice,
     size: u64,
     progress: Option<OnProgress<'_>>,
-    check: impl Fn(u64, &mut Found) -> Result<(), GenError> + Sync,
+    check: impl Fn(u64, &mut Found, &mut Vec<damka_core::Move>) -> Result<(), GenError> + Sync,
 ) -> Result<Vec<Found>, GenError> {
     send(
         progress,
@@ -157,8 +234,9 @@ pub(crate) fn check_slice(
         .map(|c| {
             let end = ((c + 1) * CHUNK).min(size);
             let mut found = (0, Vec::new());
+            let mut moves = Vec::new();
             for index in c * CHUNK..end {
-                check(index, &mut found)?;
+                check(index, &mut found, &mut moves)?;
             }
             send(
                 progress,

@@ -34,7 +34,7 @@ pub fn verify_mtc<V: Variant>(
         let mtc = tablebase.decoded_table(slice, ValueKind::Mtc)?;
         let theory = tablebase.slice_table(slice)?;
         let size = mtc.indexer().size();
-        let chunks = check_slice(slice, size, progress, |index, found| {
+        let chunks = check_slice(slice, size, progress, |index, found, _| {
             let pos = mtc.indexer().position(index);
             let stored = Dtc::from_raw(mtc.raw_at(index as usize));
             let expected = derive(&pos, |mv, after| {

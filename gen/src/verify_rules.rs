@@ -46,7 +46,7 @@ pub fn verify_rules<V: Variant>(
         }
         let checker = Checker::new(&rules, slice)?;
         let size = checker.size;
-        let chunks = check_slice(slice, size, progress, |index, found| {
+        let chunks = check_slice(slice, size, progress, |index, found, _| {
             checker.check(index, found)
         })?;
         let tables = 2 + usize::from(checker.dtz) + usize::from(checker.counted.is_some());

@@ -319,6 +319,22 @@ impl<V: Variant> Tablebase<V> {
         Ok(best)
     }
 
+    /// The WDL entry the tables store at `index` of `slice` (meaningful for a
+    /// position without a capture): `None` when the slice has no WDL file of
+    /// its own (its mirror holds the group's). Verification compares it with
+    /// the value the successors give.
+    #[doc(hidden)]
+    pub fn stored_wdl_at(&self, slice: Slice, index: u64) -> Result<Option<Wdl>, ProbeError> {
+        match self.wdl_source(slice)? {
+            WdlSource::Table(table) => Ok(Some(table.read_entry(
+                &self.cache,
+                index,
+                |block, local| block.wdl(local),
+            )?)),
+            WdlSource::Mirror => Ok(None),
+        }
+    }
+
     /// The value of `pos` for its side to move: WDL and DTW, with no move limits,
     /// from the DTW tables alone.
     #[inline]
