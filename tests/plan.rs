@@ -199,3 +199,44 @@ fn a_bad_rule_set_is_refused() {
     assert!(!run.ok);
     assert!(run.err.contains("no-such-set"), "{}", run.err);
 }
+
+#[test]
+fn a_plan_for_one_slice_holds_its_group_and_what_it_waits_for() {
+    let work = temp_dir("plan-slice");
+    let dir = work.path().join("tables");
+    let full = json(&dir, "5", &[]);
+    let one = json(&dir, "5", &["--slice", "1M1K-0M3K"]);
+    let tasks = one["tasks"].as_array().unwrap();
+    let ids: HashSet<&str> = tasks.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    // The slice's group, headed by its mirror in the build order.
+    assert!(ids.contains("t-0M3K-1M1K"), "{ids:?}");
+    // Everything it waits for, directly or not, and nothing else.
+    for task in tasks {
+        for dep in task["depends_on"].as_array().unwrap() {
+            assert!(ids.contains(dep.as_str().unwrap()), "{task}");
+        }
+    }
+    assert!(
+        ids.contains("t-0M3K-0M1K") && ids.contains("t-0M1K-0M1K"),
+        "{ids:?}"
+    );
+    assert!(!ids.contains("t-3M0K-2M0K"), "{ids:?}");
+    assert!(tasks.len() < full["tasks"].as_array().unwrap().len());
+    // A slice outside the set is refused.
+    let run = damka(
+        &[
+            "plan",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--slice",
+            "0M3K-0M2K",
+        ],
+        "",
+    );
+    assert!(!run.ok);
+    assert!(run.err.contains("is not a russian slice"), "{}", run.err);
+}

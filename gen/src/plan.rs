@@ -50,6 +50,9 @@ pub struct PlanOptions {
     /// Also the rule tables of this rule set, and how the tasks name it (a
     /// preset name or a TOML file path).
     pub rules: Option<(RuleSet, String)>,
+    /// Only the tasks that build the group of this slice: its own and those of
+    /// the missing groups it waits for (`None`: every slice).
+    pub only: Option<Slice>,
 }
 
 /// What a task builds.
@@ -294,7 +297,43 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
             add(&mut plan, &mut planned, task);
         }
     }
+    if let Some(slice) = options.only {
+        keep_only(&mut plan, slice, &head_of)?;
+    }
     Ok(plan)
+}
+
+/// Keeps only the tasks of the group of `slice` and those they wait for,
+/// directly or not.
+fn keep_only(
+    plan: &mut Plan,
+    slice: Slice,
+    head_of: &HashMap<Slice, Slice>,
+) -> Result<(), GenError> {
+    let head = *head_of.get(&slice).ok_or_else(|| {
+        GenError::Usage(format!(
+            "{slice} is not a {} slice of at most {} pieces",
+            plan.variant, plan.max_pieces
+        ))
+    })?;
+    let mut wanted: Vec<String> = plan
+        .tasks
+        .iter()
+        .filter(|t| t.slices.contains(&head))
+        .map(|t| t.id.clone())
+        .collect();
+    // Tasks come after what they wait for: one pass from the end collects all.
+    for task in plan.tasks.iter().rev() {
+        if wanted.contains(&task.id) {
+            for dep in &task.depends_on {
+                if !wanted.contains(dep) {
+                    wanted.push(dep.clone());
+                }
+            }
+        }
+    }
+    plan.tasks.retain(|t| wanted.contains(&t.id));
+    Ok(())
 }
 
 /// Adds `task` to the plan unless its outputs are all there and pass their

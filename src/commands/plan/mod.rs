@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damka_core::{International, Russian, Variant, VariantKind};
+use damka_core::{International, Russian, Slice, Variant, VariantKind};
 use damka_gen::plan::{plan, Plan, PlanOptions};
 use damka_probe::limits::RuleSet;
 
@@ -43,6 +43,10 @@ pub struct PlanArgs {
     /// `sbatch`).
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
+    /// Only the tasks that build the group of this slice (and the missing
+    /// groups it waits for).
+    #[arg(long)]
+    pub slice: Option<Slice>,
     /// The `damka` program the tasks run (default: this one).
     #[arg(long)]
     pub program: Option<PathBuf>,
@@ -94,6 +98,7 @@ fn make_plan<V: Variant>(args: &PlanArgs) -> anyhow::Result<Plan> {
         memory: args.memory,
         threads: args.threads,
         rules,
+        only: args.slice,
     };
     plan::<V>(&options).context("planning failed")
 }
