@@ -10,9 +10,9 @@
 use std::path::Path;
 
 use damka_core::has_capture;
-use damka_core::{Slice, Variant};
+use damka_core::{BlockWalk, Slice, Variant};
 use damka_formats::{table::hash, table::ValueKind};
-use damka_formats::{Dtc, Wdl};
+use damka_formats::{Dtc, Value, Wdl};
 use damka_probe::Tablebase;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -200,34 +200,40 @@ pub fn slice_stats<V: Variant>(
     let table = tablebase.decoded_table(slice, metric.kind())?;
     let indexer = table.indexer();
     const CHUNK: u64 = 1 << 15;
+    let k = indexer.king_placements();
     let parts: Vec<Counts> = (0..indexer.size().div_ceil(CHUNK))
         .into_par_iter()
-        .map(|c| -> Result<Counts, StatsError> {
+        .map(|c| {
             let mut counts = Counts::default();
-            for index in c * CHUNK..((c + 1) * CHUNK).min(indexer.size()) {
-                let pos = indexer.position(index);
-                let capture = has_capture(&pos);
-                let (wdl, distance) = match metric {
-                    // The table holds every non-capture value; only captures need a search.
-                    Metric::Dtw => {
-                        let value = if capture {
-                            tablebase.probe_value(pos)?
-                        } else {
-                            table.get(index)
-                        };
-                        (value.wdl(), value.dtw())
-                    }
-                    // MTC tables hold capture positions exactly.
-                    Metric::Mtc => {
-                        let value = Dtc::from_raw(table.raw_at(index as usize));
-                        (value.wdl(), value.distance())
-                    }
-                };
-                counts.add(wdl, distance, capture, || pos.to_string());
+            // The positions in index order, walked block by block (no unranking).
+            let (first, end) = (c * CHUNK, ((c + 1) * CHUNK).min(indexer.size()));
+            let mut index = first;
+            while index < end {
+                let (men, offset) = (index / k, index % k);
+                let span = (k - offset).min(end - index);
+                for (i, pos) in BlockWalk::new(indexer, men, offset)
+                    .take(span as usize)
+                    .enumerate()
+                {
+                    let raw = table.raw_at((index + i as u64) as usize);
+                    // Both kinds hold every position exactly, capture positions included.
+                    let (wdl, distance) = match metric {
+                        Metric::Dtw => {
+                            let value = Value::from_raw(raw);
+                            (value.wdl(), value.dtw())
+                        }
+                        Metric::Mtc => {
+                            let value = Dtc::from_raw(raw);
+                            (value.wdl(), value.distance())
+                        }
+                    };
+                    counts.add(wdl, distance, has_capture(&pos), || pos.to_string());
+                }
+                index += span;
             }
-            Ok(counts)
+            counts
         })
-        .collect::<Result<_, _>>()?;
+        .collect();
     let mut counts = Counts::default();
     for part in &parts {
         counts.merge(part);
