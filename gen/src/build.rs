@@ -151,7 +151,7 @@ pub fn build<V: Variant>(
         ..BuildReport::default()
     };
     let threads = rayon::current_num_threads();
-    let budget = Budget::new::<V>(options.memory, (&todo, group_need::<V>), threads, &|_| {
+    let budget = Budget::new(options.memory, (&todo, group_need::<V>), threads, &|_| {
         Ok(0)
     })?;
     let mut total = 0;
@@ -168,7 +168,7 @@ pub fn build<V: Variant>(
             .map(|dep| tablebase.slice_table(dep))
             .collect::<Result<Vec<_>, _>>()?;
         let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
-        let spill = budget.must_spill::<V>(head, threads, deps_bytes + beside)?;
+        let spill = budget.must_spill(head, threads, deps_bytes + beside)?;
         let spill_dir = spill.then(|| tablebase.dir());
         let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
         let positions = group.positions();
@@ -234,7 +234,7 @@ pub fn build<V: Variant>(
                     // Two bytes per dependency position: room for wide tables.
                     let fits = flight.is_empty()
                         || matches!(
-                            budget.must_spill::<V>(head, threads, need.dependencies * 2 + beside),
+                            budget.must_spill(head, threads, need.dependencies * 2 + beside),
                             Ok(false)
                         );
                     if fits {
@@ -317,7 +317,7 @@ impl Budget {
     /// `extra` is what a group holds besides the game-theoretic solve
     /// ([`group_need`]): 0 for it, the group's own decoded tables for a metric
     /// that reads them.
-    pub(crate) fn new<V: Variant>(
+    pub(crate) fn new(
         memory: Option<u64>,
         (todo, need): (&[Slice], NeedOf),
         threads: usize,
@@ -361,7 +361,7 @@ impl Budget {
     /// Whether the group of `head` must spill its sub-slices, now that its
     /// dependencies (and any other table its metric reads) are decoded into
     /// `deps_bytes` bytes.
-    pub(crate) fn must_spill<V: Variant>(
+    pub(crate) fn must_spill(
         &self,
         head: Slice,
         threads: usize,

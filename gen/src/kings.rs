@@ -92,10 +92,11 @@ fn for_each_with_value(
 ) {
     debug_assert_eq!(first % 4, 0);
     let pattern = u64::from(raw) * LANES;
-    for w in first / 4..(first + len).div_ceil(4) {
+    let span = &words[first / 4..(first + len).div_ceil(4)];
+    for (w, word) in (first / 4..).zip(span) {
         // A lane of `x` is zero where the value matches, and `0x100 - lane`
         // has bit 8 set only then (lanes are below 0x100: nothing borrows).
-        let x = (words[w].load(Ordering::Relaxed) & (0xFF * LANES)) ^ pattern;
+        let x = (word.load(Ordering::Relaxed) & (0xFF * LANES)) ^ pattern;
         let mut hits = (0x100 * LANES).wrapping_sub(x) & (0x100 * LANES);
         while hits != 0 {
             let i = 4 * w + hits.trailing_zeros() as usize / 16;

@@ -57,12 +57,12 @@ pub fn build_mtc<V: Variant>(
     // own game-theoretic values, decoded at one byte per position.
     let threads = rayon::current_num_threads();
     let need = (&todo[..], group_need_general::<V> as NeedOf);
-    let budget = Budget::new::<V>(options.memory, need, threads, &|head| {
+    let budget = Budget::new(options.memory, need, threads, &|head| {
         group_positions::<V>(head)
     })?;
     for head in todo {
         let started = Instant::now();
-        let must_spill = |decoded| budget.must_spill::<V>(head, threads, decoded);
+        let must_spill = |decoded| budget.must_spill(head, threads, decoded);
         let (positions, spilled) = build_mtc_group(&tablebase, &store, head, &must_spill)?;
         let mut built = BuiltGroup::in_memory(group_slices(head), positions, started);
         built.spilled = spilled;

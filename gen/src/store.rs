@@ -384,17 +384,9 @@ mod tests {
         let mut long = vec![l; 70];
         long[66] = w;
         let captures = [u64::MAX, 0b11];
-        let expected: Vec<u8> = (0..70)
-            .map(|i| {
-                if i < 66 {
-                    2
-                } else if i == 66 {
-                    2
-                } else {
-                    0
-                }
-            })
-            .collect();
+        // Entries 0..66 are don't-care and take the first cared-for code, 66's
+        // win; 67..70 are cared-for losses.
+        let expected: Vec<u8> = (0..70).map(|i| if i <= 66 { 2 } else { 0 }).collect();
         assert_eq!(codes(&long, &captures), expected);
         // Packed as pack_wdl packs codes.
         let plain: Vec<u8> = [l, d, w, w, d]
