@@ -176,21 +176,8 @@ pub struct BlockRanks {
 impl BlockRanks {
     /// The ranks of block `men_index` of `indexer`.
     pub fn new<V: Variant>(indexer: &SliceIndexer<V>, men_index: u64) -> BlockRanks {
-        let (white_men, black_men) = indexer.men_dense(men_index);
-        let board = (1u64 << V::GEOMETRY.squares) - 1;
-        let mut rank = [0u8; 64];
-        let mut rest = board & !(white_men | black_men);
-        let mut r = 0;
-        while rest != 0 {
-            rank[to_padded::<V>(rest & rest.wrapping_neg()).trailing_zeros() as usize] = r;
-            r += 1;
-            rest &= rest - 1;
-        }
-        let slice = indexer.slice();
-        BlockRanks {
-            rank,
-            black_placements: binomial(u32::from(r) - slice.white_kings(), slice.black_kings()),
-        }
+        let (white_men, black_men) = indexer.men(men_index);
+        BlockRanks::of(indexer, white_men | black_men, |square| square)
     }
 
     /// The ranks of the block whose men are `white_men` and `black_men` (padded,
@@ -204,12 +191,22 @@ impl BlockRanks {
         white_men: u64,
         black_men: u64,
     ) -> BlockRanks {
+        BlockRanks::of(indexer, white_men | black_men, rotate::<V>)
+    }
+
+    /// The ranks of the squares free of `men` (padded), each stored at the bit
+    /// `place` gives its padded bit.
+    fn of<V: Variant>(
+        indexer: &SliceIndexer<V>,
+        men: u64,
+        place: impl Fn(u64) -> u64,
+    ) -> BlockRanks {
         let mut rank = [0u8; 64];
-        let mut rest = V::GEOMETRY.mask & !(white_men | black_men);
+        let mut rest = V::GEOMETRY.mask & !men;
         let mut r = 0;
         while rest != 0 {
             let square = rest & rest.wrapping_neg();
-            rank[rotate::<V>(square).trailing_zeros() as usize] = r;
+            rank[place(square).trailing_zeros() as usize] = r;
             r += 1;
             rest &= rest - 1;
         }

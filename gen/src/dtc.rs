@@ -75,10 +75,9 @@ impl<V: Variant> Metric<V> for Conversion<V> {
         after: &Position<V>,
         cache: &mut ExitCache,
     ) -> DtcLookup {
-        if after.black() == 0 {
+        let Some((table, index)) = self.targets.locate(after, cache) else {
             return DtcLookup::Known(Wdl::Win, 1);
-        }
-        let (table, index) = self.targets.locate(after, cache);
+        };
         let (_, dtc, rwdl) = &self.dependencies[table as usize];
         if is_exit(&self.set, pos, mv, after) {
             rwdl.prefetch(index);

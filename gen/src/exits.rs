@@ -11,6 +11,7 @@
 
 use damka_core::position::rotate;
 use damka_core::{BlockRanks, Material, Position, SliceIndexer, Variant};
+use damka_formats::Wdl;
 
 /// Keys of materials with fewer than 8 pieces of each kind.
 const MATERIAL_KEYS: usize = 1 << 12;
@@ -65,14 +66,40 @@ impl<V: Variant> Exits<V> {
         }
     }
 
-    /// The table and index of `after` (Black to move, Black with pieces left)
-    /// flipped: the White-to-move position its table stores.
+    /// Where the value of the conversion that led to `after` is, with the
+    /// table's entry prefetched by `prefetch` (given the table and index).
     #[inline]
-    pub(crate) fn locate(&self, after: &Position<V>, cache: &mut ExitCache) -> (u32, usize) {
+    pub(crate) fn located(
+        &self,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+        prefetch: impl FnOnce(usize, usize),
+    ) -> Located {
+        match self.locate(after, cache) {
+            None => Located::Known(Wdl::Win, 1),
+            Some((table, index)) => {
+                prefetch(table as usize, index);
+                Located::Entry { table, index }
+            }
+        }
+    }
+
+    /// The table and index of `after` (Black to move) flipped: the
+    /// White-to-move position its table stores; `None` if Black has no piece
+    /// left (the move won).
+    #[inline]
+    pub(crate) fn locate(
+        &self,
+        after: &Position<V>,
+        cache: &mut ExitCache,
+    ) -> Option<(u32, usize)> {
+        if after.black() == 0 {
+            return None;
+        }
         if cache.off {
             let flipped = after.flipped();
             let table = self.table_of(&flipped.material());
-            return (table as u32, self.indexers[table].index(&flipped) as usize);
+            return Some((table as u32, self.indexers[table].index(&flipped) as usize));
         }
         let kings = after.kings();
         let (white_men, black_men) = (after.white() & !kings, after.black() & !kings);
@@ -99,8 +126,22 @@ impl<V: Variant> Exits<V> {
         let offset = block
             .ranks
             .kings_index(after.black() & kings, after.white() & kings);
-        (block.table, (block.base + offset) as usize)
+        Some((block.table, (block.base + offset) as usize))
     }
+}
+
+/// Where a conversion's value is: known at once, or an entry of a dependency.
+#[derive(Clone, Copy)]
+pub enum Located {
+    /// The value, for the side that played the move.
+    Known(Wdl, u16),
+    /// Entry `index` of the metric's dependency number `table`.
+    Entry {
+        /// The dependency, numbered by the metric.
+        table: u32,
+        /// The position's index in it.
+        index: usize,
+    },
 }
 
 /// The number of kings of each side (White's, Black's): with the men, it fixes
@@ -197,7 +238,7 @@ mod tests {
                     continue;
                 }
                 for cache in &mut caches {
-                    let (table, at) = exits.locate(&after, cache);
+                    let (table, at) = exits.locate(&after, cache).expect("Black has pieces");
                     let flipped = after.flipped();
                     let target = &exits.indexers[table as usize];
                     assert_eq!(target.slice().material(), flipped.material());

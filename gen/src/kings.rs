@@ -37,7 +37,7 @@ use damka_core::{BlockRanks, Variant};
 use damka_formats::Wdl;
 use rayon::prelude::*;
 
-use crate::solve::{for_each_predecessor, Group, Metric, Unit, FORWARD_CHUNK};
+use crate::solve::{for_each_predecessor, Forward, Group, Metric, Unit, FORWARD_CHUNK};
 use crate::values::KINGS_CAPTURE;
 
 /// Positions per chunk of the frontier scan, each with a mask of the plies (mod
@@ -47,18 +47,6 @@ const SCAN_CHUNK: usize = 1 << 12;
 const BATCH: usize = 16;
 /// The largest value the low byte holds (the high byte's capture mark aside).
 const MAX_RAW: u16 = 0xFE;
-
-/// The result of the forward pass for one position, as the entry stores it.
-#[derive(Clone, Copy)]
-pub(crate) struct Forward {
-    /// The side to move must capture.
-    pub(crate) capture: bool,
-    /// The position's value if the forward pass decided it: the outcome and its
-    /// ply.
-    pub(crate) decided: Option<(Wdl, u16)>,
-    /// Its king moves (0 for a capture position).
-    pub(crate) king_moves: u8,
-}
 
 /// Every lane of a word: the low bit of each of its four entries.
 const LANES: u64 = 0x0001_0001_0001_0001;

@@ -45,8 +45,8 @@ use damka_probe::SliceTable;
 use rayon::prelude::*;
 
 use crate::error::GenError;
+pub use crate::exits::Located;
 use crate::exits::{ExitCache, Exits, TABLED_BLOCK};
-use crate::kings::Forward;
 use crate::store::ValueSource;
 use crate::values::SlotValues;
 
@@ -127,20 +127,6 @@ impl<V: Variant> Dtw<V> {
     }
 }
 
-/// Where a conversion's value is: known at once, or an entry of a dependency.
-#[derive(Clone, Copy)]
-pub enum Located {
-    /// The value, for the side that played the move.
-    Known(Wdl, u16),
-    /// Entry `index` of the metric's dependency number `table`.
-    Entry {
-        /// The dependency, numbered by the metric.
-        table: u32,
-        /// The position's index in it.
-        index: usize,
-    },
-}
-
 impl<V: Variant> Metric<V> for Dtw<V> {
     type Lookup = Located;
 
@@ -154,12 +140,9 @@ impl<V: Variant> Metric<V> for Dtw<V> {
         after: &Position<V>,
         cache: &mut ExitCache,
     ) -> Located {
-        if after.black() == 0 {
-            return Located::Known(Wdl::Win, 1);
-        }
-        let (table, index) = self.exits.locate(after, cache);
-        self.tables[table as usize].prefetch(index);
-        Located::Entry { table, index }
+        self.exits.located(after, cache, |table, index| {
+            self.tables[table].prefetch(index)
+        })
     }
 
     #[inline]
@@ -707,8 +690,8 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
     }
 
     /// The forward pass of the `len` positions of `unit` from `first` on, as
-    /// [`Forward`] results in `results`: what the kings-only solve
-    /// ([`crate::kings`]) keeps of each.
+    /// [`Forward`] results in `results`: what the kings-only solve keeps of
+    /// each.
     pub(crate) fn forward_results(
         &self,
         unit: &Unit,
@@ -827,6 +810,19 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             cell.set(outcome);
         }
     }
+}
+
+/// The result of the forward pass for one position, as the kings-only
+/// solve stores it.
+#[derive(Clone, Copy)]
+pub(crate) struct Forward {
+    /// The side to move must capture.
+    pub(crate) capture: bool,
+    /// The position's value if the forward pass decided it: the outcome and its
+    /// ply.
+    pub(crate) decided: Option<(Wdl, u16)>,
+    /// Its king moves (0 for a capture position).
+    pub(crate) king_moves: u8,
 }
 
 /// Calls `f` with the block offset of every position that reaches `pos` by a

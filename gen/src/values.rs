@@ -108,35 +108,32 @@ impl SlotValues {
     /// index order, for a group that fits the budget: it is never spilled, so it
     /// needs no map from blocks to sub-slices.
     pub fn in_memory<V: Variant>(indexer: &SliceIndexer<V>) -> SlotValues {
-        let len = indexer.size() as usize;
-        SlotValues {
-            block: indexer.king_placements() as usize,
-            len,
-            blocks: Vec::new(),
-            counts: Vec::new(),
-            places: Vec::new(),
-            spill_path: PathBuf::new(),
-            spill: None,
-            flat: Some(zeroed(len)),
-            kings: None,
-        }
+        let mut values = SlotValues::unkeyed(indexer);
+        values.flat = Some(zeroed(values.len));
+        values
     }
 
     /// Storage for a kings-only slice solved two bytes per position
     /// ([`crate::kings`]): never spilled, read and written through
     /// [`SlotValues::kings_entries`].
     pub fn kings_only<V: Variant>(indexer: &SliceIndexer<V>) -> SlotValues {
-        let len = indexer.size() as usize;
+        let mut values = SlotValues::unkeyed(indexer);
+        values.kings = Some(HugeArray::zeroed(values.len.div_ceil(4)));
+        values
+    }
+
+    /// Storage with no map from blocks to sub-slices and nothing allocated yet.
+    fn unkeyed<V: Variant>(indexer: &SliceIndexer<V>) -> SlotValues {
         SlotValues {
             block: indexer.king_placements() as usize,
-            len,
+            len: indexer.size() as usize,
             blocks: Vec::new(),
             counts: Vec::new(),
             places: Vec::new(),
             spill_path: PathBuf::new(),
             spill: None,
             flat: None,
-            kings: Some(HugeArray::zeroed(len.div_ceil(4))),
+            kings: None,
         }
     }
 

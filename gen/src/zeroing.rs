@@ -126,12 +126,9 @@ impl<V: Variant> Metric<V> for Zeroing<V> {
         after: &Position<V>,
         cache: &mut ExitCache,
     ) -> Located {
-        if after.black() == 0 {
-            return Located::Known(Wdl::Win, 1);
-        }
-        let (table, index) = self.targets.locate(after, cache);
-        self.exits[table as usize].1.prefetch(index);
-        Located::Entry { table, index }
+        self.targets.located(after, cache, |table, index| {
+            self.exits[table].1.prefetch(index)
+        })
     }
 
     #[inline]
