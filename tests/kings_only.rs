@@ -12,45 +12,19 @@ use damka_gen::solve::{Dtw, Group, Located, Metric};
 use damka_gen::{build, BuildOptions};
 use damka_probe::Tablebase;
 
-/// DTW in every respect, solved the general way (no two-byte kings-only solve).
-struct General(Dtw<Russian>);
+/// DTW stored `SHIFT` higher (draws stay 0), solved in two bytes per position
+/// where only kings are on the board if `TWO_BYTES`. `Shifted<0, false>` is DTW
+/// solved the general way; `Shifted<SHIFT, true>` stores no value that fits the
+/// two-byte solve's byte, so that solve must give up and solve the general way.
+struct Shifted<const SHIFT: u16, const TWO_BYTES: bool>(Dtw<Russian>);
 
-impl Metric<Russian> for General {
-    type Lookup = Located;
-
-    fn locate(
-        &self,
-        pos: &Position<Russian>,
-        mv: &Move,
-        after: &Position<Russian>,
-        cache: &mut ExitCache,
-    ) -> Located {
-        self.0.locate(pos, mv, after, cache)
-    }
-
-    fn resolve(&self, at: Located) -> (Wdl, u16) {
-        self.0.resolve(at)
-    }
-
-    fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
-        self.0.encode(wdl, plies)
-    }
-
-    fn decode(&self, raw: u16) -> (Wdl, u16) {
-        self.0.decode(raw)
-    }
-}
-
-/// DTW stored 300 higher: no value fits the two-byte solve's byte, so it must
-/// give up and solve the general way.
-struct TooLong(Dtw<Russian>);
-
+/// How much higher the fallback's metric stores every decided value.
 const SHIFT: u16 = 300;
 
-impl Metric<Russian> for TooLong {
+impl<const SHIFT: u16, const TWO_BYTES: bool> Metric<Russian> for Shifted<SHIFT, TWO_BYTES> {
     type Lookup = Located;
 
-    const KINGS_IN_TWO_BYTES: bool = true;
+    const KINGS_IN_TWO_BYTES: bool = TWO_BYTES;
 
     fn locate(
         &self,
@@ -67,7 +41,10 @@ impl Metric<Russian> for TooLong {
     }
 
     fn encode(&self, wdl: Wdl, plies: u16) -> u16 {
-        self.0.encode(wdl, plies) + SHIFT
+        match self.0.encode(wdl, plies) {
+            0 => 0,
+            raw => raw + SHIFT,
+        }
     }
 
     fn decode(&self, raw: u16) -> (Wdl, u16) {
@@ -127,8 +104,8 @@ fn kings_only_groups_solve_like_the_general_solve() {
     let mut checked = 0;
     for head in heads {
         let two_bytes = Group::new(head, Dtw::<Russian>::new(deps(head))).unwrap();
-        let general = Group::new(head, General(Dtw::new(deps(head)))).unwrap();
-        let too_long = Group::new(head, TooLong(Dtw::new(deps(head)))).unwrap();
+        let general = Group::new(head, Shifted::<0, false>(Dtw::new(deps(head)))).unwrap();
+        let too_long = Group::new(head, Shifted::<SHIFT, true>(Dtw::new(deps(head)))).unwrap();
         let (a, b, c) = (
             solved(two_bytes, true),
             solved(general, false),

@@ -7,7 +7,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{damka, russian_files as files, temp_dir};
@@ -116,6 +116,16 @@ fn a_budget_too_small_is_refused_before_building() {
     }
 }
 
+/// Starts `damka gen` into `dir` in the background, its output discarded.
+fn spawn_gen(dir: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(gen_args(dir))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
     let reference_tmp = temp_dir("resume-reference");
@@ -128,12 +138,7 @@ fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
     // there), several times, resuming in between.
     let mut kills = 0;
     for _ in 0..3 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-            .args(gen_args(&killed))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_gen(&killed);
         let started = Instant::now();
         loop {
             let partial = std::fs::read_dir(killed.join("russian"))
@@ -159,12 +164,7 @@ fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
     // Kill it at fixed times too, wherever it is then (loading dependencies,
     // solving two groups at once, writing), resuming in between.
     for delay_ms in [15, 40, 90, 200] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-            .args(gen_args(&killed))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_gen(&killed);
         std::thread::sleep(Duration::from_millis(delay_ms));
         child.kill().unwrap();
         child.wait().unwrap();

@@ -10,8 +10,8 @@ use std::process::Command;
 
 use common::{damka, russian_files as files, temp_dir};
 
-/// `damka plan` of Russian up to `pieces` into `dir` in `format`, with `extra`.
-fn plan(dir: &Path, pieces: &str, format: &str, extra: &[&str]) -> String {
+/// Runs `damka plan` of Russian up to `pieces` into `dir` with `extra`.
+fn run_plan(dir: &Path, pieces: &str, extra: &[&str]) -> common::Run {
     let mut args = vec![
         "plan",
         "--variant",
@@ -20,11 +20,16 @@ fn plan(dir: &Path, pieces: &str, format: &str, extra: &[&str]) -> String {
         pieces,
         "--dir",
         dir.to_str().unwrap(),
-        "--format",
-        format,
     ];
     args.extend(extra);
-    let run = damka(&args, "");
+    damka(&args, "")
+}
+
+/// `damka plan` of Russian up to `pieces` into `dir` in `format`, with `extra`.
+fn plan(dir: &Path, pieces: &str, format: &str, extra: &[&str]) -> String {
+    let mut args = vec!["--format", format];
+    args.extend(extra);
+    let run = run_plan(dir, pieces, &args);
     assert!(run.ok, "damka plan failed: {}", run.err);
     run.out
 }
@@ -182,20 +187,7 @@ fn every_task_comes_after_the_tasks_it_waits_for() {
 fn a_bad_rule_set_is_refused() {
     let work = temp_dir("plan-bad");
     let dir = work.path().join("tables");
-    let run = damka(
-        &[
-            "plan",
-            "--variant",
-            "russian",
-            "--pieces",
-            "3",
-            "--dir",
-            dir.to_str().unwrap(),
-            "--rules",
-            "no-such-set",
-        ],
-        "",
-    );
+    let run = run_plan(&dir, "3", &["--rules", "no-such-set"]);
     assert!(!run.ok);
     assert!(run.err.contains("no-such-set"), "{}", run.err);
 }
@@ -223,20 +215,7 @@ fn a_plan_for_one_slice_holds_its_group_and_what_it_waits_for() {
     assert!(!ids.contains("t-3M0K-2M0K"), "{ids:?}");
     assert!(tasks.len() < full["tasks"].as_array().unwrap().len());
     // A slice outside the set is refused.
-    let run = damka(
-        &[
-            "plan",
-            "--variant",
-            "russian",
-            "--pieces",
-            "3",
-            "--dir",
-            dir.to_str().unwrap(),
-            "--slice",
-            "0M3K-0M2K",
-        ],
-        "",
-    );
+    let run = run_plan(&dir, "3", &["--slice", "0M3K-0M2K"]);
     assert!(!run.ok);
     assert!(run.err.contains("is not a russian slice"), "{}", run.err);
 }
