@@ -37,7 +37,7 @@ use damka_core::{BlockRanks, Variant};
 use damka_formats::Wdl;
 use rayon::prelude::*;
 
-use crate::solve::{for_each_predecessor, Forward, Group, Metric, Unit, FORWARD_CHUNK};
+use crate::solve::{for_each_predecessor, Group, Metric, Unit, FORWARD_CHUNK};
 use crate::values::KINGS_CAPTURE;
 
 /// Positions per chunk of the frontier scan, each with a mask of the plies (mod
