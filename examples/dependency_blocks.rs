@@ -749,6 +749,19 @@ struct Checked {
     missing: u64,
 }
 
+impl Checked {
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: &Checked) {
+        self.positions += other.positions;
+        self.conversions += other.conversions;
+        self.exact_blocks += other.exact_blocks;
+        self.exact_positions += other.exact_positions;
+        self.bound_blocks += other.bound_blocks;
+        self.bound_positions += other.bound_positions;
+        self.missing += other.missing;
+    }
+}
+
 fn check_key<V: Variant>(group: &Group<V>, key: u32) -> Checked {
     let bound = bound_key(group, key);
     let mut exact = Marks::new(&group.deps);
@@ -808,14 +821,7 @@ fn check<V: Variant>(groups: &[Group<V>], tasks: &[(usize, u32, u64)], started: 
         .collect();
     let mut per_group = vec![Checked::default(); groups.len()];
     for (g, c) in &results {
-        let t = &mut per_group[*g];
-        t.positions += c.positions;
-        t.conversions += c.conversions;
-        t.exact_blocks += c.exact_blocks;
-        t.exact_positions += c.exact_positions;
-        t.bound_blocks += c.bound_blocks;
-        t.bound_positions += c.bound_positions;
-        t.missing += c.missing;
+        per_group[*g].add(c);
     }
     println!(
         "# {} brute-force check: summed over keys, dependency blocks reached by the real move generator vs the bound",
@@ -845,13 +851,7 @@ fn check<V: Variant>(groups: &[Group<V>], tasks: &[(usize, u32, u64)], started: 
             t.bound_positions,
             t.missing
         );
-        total.positions += t.positions;
-        total.conversions += t.conversions;
-        total.exact_positions += t.exact_positions;
-        total.bound_positions += t.bound_positions;
-        total.exact_blocks += t.exact_blocks;
-        total.bound_blocks += t.bound_blocks;
-        total.missing += t.missing;
+        total.add(t);
     }
     println!(
         "\ntotal: {} groups, {} (group, key) pairs, {} positions, {} conversions; blocks exact {} / bound {}; positions exact {} / bound {} ({:.1} %); missing {}",
