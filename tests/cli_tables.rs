@@ -356,6 +356,17 @@ fn damaged_tables_are_reported_not_misread() {
     assert!(!full.ok);
     assert!(full.out.contains("mismatch 0M2K-1M0K dtw"), "{}", full.out);
     assert!(!full.out.contains(": 0 mismatches"), "{}", full.out);
+    // `--slice` checks one group: the damaged one fails, another passes, and a
+    // slice without tables is a clear error.
+    let one = verify(&["--slice", "1M0K-0M2K"]);
+    assert!(!one.ok);
+    assert!(one.out.contains("mismatch 0M2K-1M0K dtw"), "{}", one.out);
+    let other = verify(&["--slice", "0M2K-0M1K"]);
+    assert!(other.ok, "{}", other.out);
+    assert!(other.out.contains("verified 2 tables"), "{}", other.out);
+    let missing = verify(&["--slice", "2M2K-2M2K"]);
+    assert!(!missing.ok);
+    assert!(missing.err.contains("no table of 2M2K-2M2K"), "{}", missing.err);
     std::fs::write(&path, &original).unwrap();
 
     // ... and in the WDL table, at a position without a capture; the values of

@@ -1,7 +1,7 @@
 //! Property tests on random legal positions of both variants.
 
 use damka_core::movegen::for_each_capture_sequence;
-use damka_core::{apply, legal_moves, notation, parse_move};
+use damka_core::{apply, has_capture, legal_moves, notation, parse_move};
 use damka_core::{Bits, Color, International, PieceKind, Position, Russian, Variant};
 use proptest::prelude::*;
 
@@ -139,10 +139,18 @@ fn check_position<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
         prop_assert_eq!(round_trip, Ok(mv));
     }
     let mut routes_ok = true;
+    let mut any_capture = false;
     for_each_capture_sequence(pos, |_, _, captured, _, route| {
         routes_ok &= route_obeys_turkish_strike(pos, route, captured);
+        any_capture = true;
     });
     prop_assert!(routes_ok, "a capture route breaks the rules in {}", pos);
+    prop_assert_eq!(
+        has_capture(pos),
+        any_capture,
+        "the bitboard capture test and the capture search disagree in {}",
+        pos
+    );
     for bit in Bits(pos.occupied()) {
         prop_assert!(V::GEOMETRY.square_of[bit as usize] != u8::MAX);
     }

@@ -72,7 +72,7 @@ pub fn tables_in(dir: &Path) -> Result<Vec<Slice>, GenError> {
 }
 
 /// One position in this many is also probed through [`Tablebase::probe_wdl`].
-pub const PROBE_EVERY: u64 = 97;
+pub const PROBE_EVERY: u64 = 1021;
 
 /// The decoded DTW tables a group's successors are read from: the group's own
 /// slices and their dependencies.
@@ -106,28 +106,51 @@ impl<V: Variant> Decoded<V> {
             .unwrap_or_else(|| unreachable!("{slice} was decoded"))
     }
 
+    /// The decoded table of `white`'s material (White to move).
+    fn table_of(&self, white: &Position<V>) -> &SliceTable<V> {
+        let material = white.material();
+        self.tables
+            .iter()
+            .find(|t| t.indexer().slice().material() == material)
+            .unwrap_or_else(|| unreachable!("the table of {material:?} was decoded"))
+    }
+
     /// The value of `after` (a successor: Black to move) for its side to move.
     fn value_of(&self, after: &Position<V>) -> Value {
         if after.black() == 0 {
             return Value::LOST;
         }
         let white = after.flipped();
-        let material = white.material();
-        let table = self
-            .tables
-            .iter()
-            .find(|t| t.indexer().slice().material() == material)
-            .unwrap_or_else(|| unreachable!("the table of {material:?} was decoded"));
+        let table = self.table_of(&white);
         table.get(table.indexer().index(&white))
     }
 
     /// The value `pos` must have, from its successors.
+    ///
+    /// Every king move of `pos` keeps the men where they are, so its successors
+    /// share one table and one men placement: the men's part of their index
+    /// ([`damka_core::SliceIndexer::index`] is the men placement's part plus
+    /// [`damka_core::SliceIndexer::kings_index`]) is found once, at the first king
+    /// move, and only the kings' part is computed for the others.
     fn expected(&self, pos: &Position<V>, moves: &mut Vec<damka_core::Move>) -> Value {
-        moves.clear();
         generate(pos, moves);
+        let mut king_moves: Option<(&SliceTable<V>, u64)> = None;
         let mut best: Option<Value> = None;
         for mv in moves.iter() {
-            let value = self.value_of(&apply(pos, mv)).back();
+            let after = apply(pos, mv);
+            let king_move = !mv.is_capture() && pos.kings() & (1u64 << mv.from_bit()) != 0;
+            let stored = if king_move {
+                let white = after.flipped();
+                let (table, men) = *king_moves.get_or_insert_with(|| {
+                    let table = self.table_of(&white);
+                    let indexer = table.indexer();
+                    (table, indexer.index(&white) - indexer.kings_index(&white))
+                });
+                table.get(men + table.indexer().kings_index(&white))
+            } else {
+                self.value_of(&after)
+            };
+            let value = stored.back();
             if best.is_none_or(|b| value.better_than(b)) {
                 best = Some(value);
             }
@@ -136,14 +159,25 @@ impl<V: Variant> Decoded<V> {
     }
 }
 
-/// Verifies every table of variant `V` under `root`, reporting progress to
-/// `progress` (one group per slice).
+/// Verifies every table of variant `V` under `root`, or with `only` the tables
+/// of that slice and its mirror, reporting progress to `progress` (one group per
+/// slice).
 pub fn verify<V: Variant>(
     root: &Path,
+    only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
     let tablebase = Tablebase::<V>::new(root);
-    let slices = tables_in(tablebase.dir())?;
+    let mut slices = tables_in(tablebase.dir())?;
+    if let Some(only) = only {
+        if !slices.contains(&only) {
+            return Err(GenError::Usage(format!(
+                "no table of {only} in {}",
+                tablebase.dir().display()
+            )));
+        }
+        slices.retain(|&s| s == only || s == only.mirror());
+    }
     let mut report = VerifyReport::default();
     let mut done: Vec<Slice> = Vec::new();
     for &slice in &slices {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use damka_core::{International, Russian, Variant, VariantKind};
+use damka_core::{International, Russian, Slice, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
 use damka_gen::verify_mtc::verify_mtc;
 use damka_gen::verify_rules::verify_rules;
@@ -45,6 +45,10 @@ pub struct VerifyArgs {
     /// default): the WDL and DTW tables.
     #[arg(long, value_enum, default_value = "dtw", conflicts_with_all = ["checksums_only", "rules"])]
     pub metric: Metric,
+    /// Verify only this slice and its mirror, e.g. `0M4K-0M3K` (the WDL and
+    /// DTW tables; their dependencies' tables must be there).
+    #[arg(long, conflicts_with_all = ["checksums_only", "rules"])]
+    pub slice: Option<Slice>,
 }
 
 /// Verifies every table; fails on any mismatch.
@@ -102,6 +106,9 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             }
             report
         }
+        None if args.metric == Metric::Mtc && args.slice.is_some() => {
+            anyhow::bail!("--slice verifies the WDL and DTW tables only, not --metric mtc");
+        }
         None if args.metric == Metric::Mtc => {
             let bars = Bars::verify(Some("mtc"), args.quiet);
             let draw = |event: Progress| bars.show(event);
@@ -118,7 +125,11 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         None => {
             let bars = Bars::verify(None, args.quiet);
             let draw = |event: Progress| bars.show(event);
-            verify::<V>(&args.dir, (!args.quiet).then_some(&draw as OnProgress<'_>))?
+            verify::<V>(
+                &args.dir,
+                args.slice,
+                (!args.quiet).then_some(&draw as OnProgress<'_>),
+            )?
         }
     };
     if report.tables == 0 {
