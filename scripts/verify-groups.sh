@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Verifies a table set group by group (`damka verify --slice`), smallest groups
+# first, and records each verified group in a ledger, so that a verification
+# can span sessions and machines:
+#
+#   bash scripts/verify-groups.sh russian /work/tables docs/verify/russian.tsv
+#
+# A ledger line is: group, positions, mismatches, the SHA-256 of the group's
+# files (`sha256sum` of its `.wdl.dkt` and `.dtw.dkt` files, sorted by name),
+# the commit of `damka`, the date. A group whose files hash to a ledger line is
+# skipped: those bytes were verified before (the build is deterministic, so a
+# rebuild on another machine gives the same bytes). The script ends with status
+# 1 if any group of DIR has mismatches in the ledger, or could not be verified.
+#
+# With WAIT=PID it keeps going while process PID (a `damka gen` filling DIR)
+# runs, verifying each group as soon as its files are there. DAMKA chooses
+# the binary (default: this checkout's release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant="${1:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
+dir="${2:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
+ledger="${3:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
+if [ -z "${DAMKA:-}" ]; then
+    cargo build --release --quiet
+    DAMKA=./target/release/damka
+fi
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+mkdir -p "$(dirname "$ledger")"
+touch "$ledger"
+tables="$dir/$variant"
+failed=0
+declare -A tried
+
+# The mirror of a slice name: `aMbK-cMdK` becomes `cMdK-aMbK`.
+mirror() { echo "${1#*-}-${1%-*}"; }
+
+# Pieces of a slice name, for the order.
+pieces() { echo "$1" | grep -o '[0-9]\+' | awk '{ n += $1 } END { print n }'; }
+
+# The SHA-256 of a group's files.
+group_hash() {
+    local a=$1 b
+    b=$(mirror "$a")
+    (cd "$tables" && for f in "$a".wdl.dkt "$a".dtw.dkt "$b".wdl.dkt "$b".dtw.dkt; do
+        [ ! -e "$f" ] || echo "$f"
+    done | sort -u | xargs sha256sum) | sha256sum | cut -c1-64
+}
+
+# Groups whose files are all there (both slices' DTW files when the mirror is
+# another slice), each named once, smallest first.
+groups() {
+    local name m
+    for file in "$tables"/*.dtw.dkt; do
+        [ -e "$file" ] || continue
+        name=$(basename "$file" .dtw.dkt)
+        m=$(mirror "$name")
+        [[ "$m" < "$name" ]] && [ -e "$tables/$m.dtw.dkt" ] && continue
+        [ "$m" != "$name" ] && [ ! -e "$tables/$m.dtw.dkt" ] && continue
+        echo "$(pieces "$name") $name"
+    done | sort -n -k1,1 -k2,2 | cut -d' ' -f2
+}
+
+while true; do
+    running=0
+    if [ -n "${WAIT:-}" ] && kill -0 "$WAIT" 2>/dev/null; then
+        running=1
+    fi
+    progressed=0
+    for group in $(groups); do
+        [ -n "${tried[$group]:-}" ] && continue
+        hash=$(group_hash "$group")
+        if grep -q "^$group	[0-9]*	[0-9]*	$hash	" "$ledger"; then
+            grep -q "^$group	[0-9]*	0	$hash	" "$ledger" || failed=1
+            tried[$group]=1
+            continue
+        fi
+        tried[$group]=1
+        start=$(date +%s)
+        out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" --quiet 2>&1) || true
+        line=$(echo "$out" | grep '^verified ' || true)
+        if [ -z "$line" ]; then
+            echo "$group: $out" >&2
+            failed=1
+            continue
+        fi
+        positions=$(echo "$line" | awk '{print $4}')
+        mismatches=$(echo "$line" | awk '{print $6}')
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$group" "$positions" "$mismatches" "$hash" \
+            "$commit" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$ledger"
+        echo "$group: $positions positions, $mismatches mismatches, $(($(date +%s) - start)) s"
+        [ "$mismatches" = 0 ] || failed=1
+        progressed=1
+    done
+    [ $running = 1 ] || [ $progressed = 1 ] || break
+    [ $running = 1 ] && [ $progressed = 0 ] && sleep 30
+done
+verified=$(awk -F'\t' '$3 == 0' "$ledger" | wc -l)
+echo "ledger $ledger: $verified groups verified with 0 mismatches"
+exit $failed
