@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Long builds: every table of a variant up to N pieces, then verification, with the
-# wall time and peak memory of each step. Safe to interrupt and re-run: finished
-# tables are kept and skipped.
+# Long builds: every table of a variant up to N pieces, verified group by group
+# beside the build (scripts/verify-groups.sh), with the wall time and peak memory
+# of each step. Safe to interrupt and re-run: finished tables are kept and
+# skipped, and so are groups the ledger already records as verified.
 #
 #   bash scripts/long-run.sh russian 6        # about 10 minutes on 2 cores
 #   bash scripts/long-run.sh russian 7        # hours; see README "Long runs"
 #   bash scripts/long-run.sh international 6  # hours; see README "Long runs"
 #
-# DIR (default ./tables) chooses the table directory. RULES (a preset such as
+# DIR (default ./tables) chooses the table directory, MEMORY a `--memory` budget
+# (e.g. 4G), LEDGER the verification ledger (default DIR/<variant>-verify.tsv;
+# docs/verify/ keeps the published ones). RULES (a preset such as
 # `russian` or `fmjd`, or a TOML file) also builds and verifies that rule set's
 # tables (DTC, RWDL, DTZ) and prints their cursed-win statistics:
 #
@@ -19,13 +22,22 @@ pieces="${2:?usage: long-run.sh <russian|international> <pieces>}"
 dir="${DIR:-tables}"
 cargo build --release --quiet
 log="$dir/$variant-$pieces.log"
+ledger="${LEDGER:-$dir/$variant-verify.tsv}"
 mkdir -p "$dir"
 echo "building $variant up to $pieces pieces into $dir (log: $log)"
 /usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" --dir "$dir" \
-    2> >(tee -a "$log.time" >&2) | tee -a "$log"
-/usr/bin/time -v ./target/release/damka verify --variant "$variant" --dir "$dir" \
-    2> >(tee "$log.verify-time" >&2) | tee -a "$log"
+    ${MEMORY:+--memory "$MEMORY"} > >(tee -a "$log") 2> >(tee -a "$log.time" >&2) &
+gen=$!
+# Each group is verified as soon as it is written, beside the build.
+verified=0
+WAIT=$gen DAMKA=./target/release/damka /usr/bin/time -v bash scripts/verify-groups.sh \
+    "$variant" "$dir" "$ledger" 2> >(tee "$log.verify-time" >&2) | tee -a "$log" || verified=$?
+wait $gen
 grep -E "Elapsed|Maximum resident" "$log.time" "$log.verify-time"
+if [ $verified != 0 ]; then
+    echo "verification failed: see $ledger and $log" >&2
+    exit 1
+fi
 if [ -n "${RULES:-}" ]; then
     /usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" \
         --dir "$dir" --rules "$RULES" --quiet 2> >(tee "$log.rules-time" >&2) | tee -a "$log"
