@@ -366,7 +366,11 @@ fn damaged_tables_are_reported_not_misread() {
     assert!(other.out.contains("verified 2 tables"), "{}", other.out);
     let missing = verify(&["--slice", "2M2K-2M2K"]);
     assert!(!missing.ok);
-    assert!(missing.err.contains("no table of 2M2K-2M2K"), "{}", missing.err);
+    assert!(
+        missing.err.contains("no table of 2M2K-2M2K"),
+        "{}",
+        missing.err
+    );
     std::fs::write(&path, &original).unwrap();
 
     // ... and in the WDL table, at a position without a capture; the values of
