@@ -15,7 +15,15 @@
 //! - `rules/main-road-played`: the same with R1 at 5 moves, R2 and R4 at 10 and R3
 //!   at 2, each where in force;
 //! - `rules/main-road-searched`: fresh counters in R3's materials by the search
-//!   the probe ran there before the counted tables (first 64 positions).
+//!   the probe ran there before the counted tables (first 64 positions);
+//! - `rules/layered-played`: `probe_rules` with R2 and R4 at 10 moves in the
+//!   materials with men and kings on both sides, read from their counted DTC
+//!   tables (`D(p, c)` by R4 count) with a one-ply search for the best move;
+//! - `rules/layered-played-searched`: the same queries by the search the probe
+//!   ran there before those tables.
+//!
+//! `DAMKA_BENCH_PIECES` (default 4) sets the piece count of the positions probed
+//! (and of the tables built when `DAMKA_BENCH_TABLES` is not set).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -28,8 +36,13 @@ use damka_probe::{limits::presets, limits::Counters, limits::RuleTablebase};
 
 /// Positions probed.
 const POSITIONS: usize = 2048;
-/// Most pieces of the tables probed.
-const PIECES: u32 = 4;
+/// Pieces of the positions probed, and most pieces of the tables built.
+fn pieces() -> u32 {
+    std::env::var("DAMKA_BENCH_PIECES")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(4)
+}
 
 fn tables() -> (PathBuf, bool) {
     if let Some(dir) = std::env::var_os("DAMKA_BENCH_TABLES") {
@@ -39,7 +52,7 @@ fn tables() -> (PathBuf, bool) {
     let options = RuleBuildOptions {
         tables: BuildOptions {
             root: dir.clone(),
-            max_pieces: PIECES,
+            max_pieces: pieces(),
             only: None,
             memory: None,
             progress: None,
@@ -50,11 +63,11 @@ fn tables() -> (PathBuf, bool) {
     (dir, true)
 }
 
-/// Random legal positions of the `PIECES`-piece slices, either side to move.
+/// Random legal positions of the slices of [`pieces`] pieces, either side to move.
 fn positions() -> Vec<Position<Russian>> {
-    let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(PIECES)
+    let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(pieces())
         .into_iter()
-        .filter(|s| s.pieces() == PIECES)
+        .filter(|s| s.pieces() == pieces())
         .map(|s| SliceIndexer::new(s).unwrap())
         .collect();
     let mut state = 0x2545_F491_4F6C_DD1Du64;
@@ -117,9 +130,21 @@ fn rules(c: &mut Criterion) {
         let material = damka_core::white_to_move(pos).material();
         tables.phase(material).unwrap().inexact().is_some()
     });
+    let layered: Vec<Position<Russian>> = positions
+        .iter()
+        .filter(|pos| {
+            let material = damka_core::white_to_move(pos).material();
+            tables
+                .counted_plan(material)
+                .unwrap()
+                .is_some_and(|plan| plan.cond().is_none())
+        })
+        .copied()
+        .collect();
     let fresh = Counters::new();
     let played = counts_played(&tables, &positions);
     let played_r3 = counts_played(&tables, &main_road);
+    let played_layered = counts_played(&tables, &layered);
     let mut group = c.benchmark_group("rules");
     group.bench_function("rwdl", |b| {
         b.iter_custom(|iters| {
@@ -133,6 +158,7 @@ fn rules(c: &mut Criterion) {
         ("played", &positions, Some(&played)),
         ("main-road", &main_road, None),
         ("main-road-played", &main_road, Some(&played_r3)),
+        ("layered-played", &layered, Some(&played_layered)),
     ] {
         for (k, pos) in positions.iter().enumerate() {
             tables
@@ -167,6 +193,22 @@ fn rules(c: &mut Criterion) {
             run(searched, iters, |pos| {
                 black_box(tables.probe_rules_searched(pos, &fresh).unwrap());
             })
+        })
+    });
+    // The same layered queries by the search.
+    let searched = &layered[..layered.len().min(256)];
+    group.bench_function("layered-played-searched", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for i in 0..iters as usize {
+                let k = i % searched.len();
+                black_box(
+                    tables
+                        .probe_rules_searched(&searched[k], &played_layered[k])
+                        .unwrap(),
+                );
+            }
+            start.elapsed()
         })
     });
     group.finish();

@@ -108,9 +108,10 @@ fn the_probe_api_answers_by_fen_and_by_position() {
     );
 }
 
-/// A man and a king against a king with 14 of R4's 15 moves played: R4 (which a
-/// man move restarts) binds beside R2, and the probe searches.
-const SEARCHED: &str = "W:Wb4,Kh2:BKb8";
+/// A man and a king against a man with 14.5 of R4's 15 moves played: Black has
+/// only men, so R4 (which a man move restarts) binds only if White's next move
+/// is a king move, and the probe searches.
+const SEARCHED: &str = "W:Wb4,Kh2:Bf6";
 
 /// A rule query with a deadline stops its search there and answers unknown, so
 /// the thread is free again, and so does a cancelled session; a session's
@@ -120,7 +121,7 @@ fn rule_queries_stop_at_their_deadline_and_sessions_agree() {
     let rules =
         RuleTablebase::<Russian>::open(quickstart_tables(), RuleSet::preset("russian").unwrap())
             .unwrap();
-    let r4 = rules.set().parse_counters("R4=14").unwrap();
+    let r4 = rules.set().parse_counters("R4=14.5").unwrap();
     let exact = rules.probe_rules(SEARCHED, &r4).unwrap();
     assert!(exact.wdl.is_some(), "{exact:?}");
 

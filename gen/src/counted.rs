@@ -1,6 +1,7 @@
 //! The counted DTC tables of the materials of a counter with a position condition
 //! (R3's: three kings, two kings and a man, a king and two men against a lone
-//! king), and their RWDL values, without a search (`damka_probe::limits::Counted`
+//! king; the other counted materials are solved by `crate::layers`), and their
+//! RWDL values, without a search (`damka_probe::limits::Counted`
 //! defines `D(p, c, k)` and how the probe reads it; `formats/FORMAT.md`, "Counted
 //! DTC tables").
 //!
@@ -21,7 +22,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use damka_core::movegen::generate;
 use damka_core::{advancement, apply, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_probe::limits::{is_exit, Counted, Counts, RuleTablebase, MAX_COUNTERS};
+use damka_probe::limits::{is_exit, Counted, RuleTablebase, MAX_COUNTERS};
 use rayon::prelude::*;
 
 use crate::error::GenError;
@@ -160,7 +161,7 @@ impl<V: Variant> Group<'_, V> {
             } else if conversion {
                 let at = running.len() as u32;
                 for k in 0..plan.cond_limit() {
-                    let counts = self.counts(k, holds);
+                    let counts = plan.cond_counts(k, holds);
                     running.push(self.rules.counted_move(pos, &counts, mv)?);
                 }
                 Edge::Running(at)
@@ -182,16 +183,6 @@ impl<V: Variant> Group<'_, V> {
             },
             running,
         ))
-    }
-
-    /// Counts with the conditional counter at `k` where it holds, every other
-    /// count 0.
-    fn counts(&self, k: u32, holds: bool) -> Counts {
-        let mut counts = [0; MAX_COUNTERS];
-        if holds {
-            counts[self.plan.cond()] = k;
-        }
-        counts
     }
 
     /// The counted DTC entries and RWDL codes of every slice from the solved

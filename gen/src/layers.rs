@@ -40,25 +40,29 @@ use crate::store::ValueSource;
 /// Positions evaluated together by one thread inside a layer.
 const CHUNK: usize = 1024;
 
-/// `D(p, 0)` (see the module docs) for every position of a group whose DTC values
-/// are solved, as raw [`Dtc`] values, one vector per slot of the group.
+/// `D(p, c)` (see the module docs) for every position of a group whose DTC values
+/// are solved and every layer `c < resettable`, as raw [`Dtc`] values, one vector
+/// per slot of the group, position by position: `D(p, c)` at `index * resettable +
+/// c`. These are the entries of the counted DTC tables of such a material
+/// (`damka_probe::limits::Counted`, without a conditional counter).
 pub(crate) fn phase_values<V: Variant>(
     group: &Group<V, Conversion<V>>,
     resettable: u32,
 ) -> Vec<Vec<u16>> {
-    let fresh: Vec<Vec<AtomicU16>> = group
+    let values: Vec<Vec<AtomicU16>> = group
         .slots
         .iter()
         .map(|slot| {
-            let mut values = Vec::with_capacity(slot.values.len());
-            values.resize_with(slot.values.len(), || AtomicU16::new(0));
+            let n = slot.values.len() * resettable as usize;
+            let mut values = Vec::with_capacity(n);
+            values.resize_with(n, || AtomicU16::new(0));
             values
         })
         .collect();
     let layers = Layers {
         group,
         resettable,
-        fresh: &fresh,
+        values: &values,
     };
     for sub in group.slots[0].indexer.sub_slices() {
         group
@@ -66,7 +70,7 @@ pub(crate) fn phase_values<V: Variant>(
             .par_iter()
             .for_each(|unit| layers.solve_unit(unit));
     }
-    fresh
+    values
         .into_iter()
         .map(|values| values.into_iter().map(AtomicU16::into_inner).collect())
         .collect()
@@ -87,8 +91,8 @@ pub(crate) fn fresh_rule_value(theory: Wdl, fresh: Dtc, unbreakable: u32) -> Rul
 struct Layers<'a, V: Variant> {
     group: &'a Group<V, Conversion<V>>,
     resettable: u32,
-    /// `D(p, 0)` by slot and index, written as units finish.
-    fresh: &'a [Vec<AtomicU16>],
+    /// `D(p, c)` by slot, at `index * resettable + c`, written as units finish.
+    values: &'a [Vec<AtomicU16>],
 }
 
 impl<V: Variant> Layers<'_, V> {
@@ -125,11 +129,12 @@ impl<V: Variant> Layers<'_, V> {
                         };
                     }
                 });
+            for (local, value) in layer.iter().enumerate() {
+                let (slot, index) = self.global(unit, local);
+                let at = index * self.resettable as usize + c as usize;
+                self.values[slot][at].store(value.raw(), Ordering::Relaxed);
+            }
             std::mem::swap(&mut above, &mut layer);
-        }
-        for (local, value) in above.iter().enumerate() {
-            let (slot, index) = self.global(unit, local);
-            self.fresh[slot][index].store(value.raw(), Ordering::Relaxed);
         }
     }
 
@@ -167,8 +172,8 @@ impl<V: Variant> Layers<'_, V> {
                     above[self.group.local(unit, partner_block, &next)]
                 } else {
                     let target = &self.group.slots[partner_slot];
-                    let index = target.indexer.index(&next) as usize;
-                    Dtc::from_raw(self.fresh[partner_slot][index].load(Ordering::Relaxed))
+                    let at = target.indexer.index(&next) as usize * self.resettable as usize;
+                    Dtc::from_raw(self.values[partner_slot][at].load(Ordering::Relaxed))
                 };
                 back((value.wdl(), value.distance().unwrap_or(0)))
             };

@@ -32,6 +32,10 @@ pub const RULE_POSITIONS_PER_CPU_SECOND: f64 = 0.2e6;
 /// are solved): the Russian `2M1K-0M1K` group, 657,720 positions, peaked at about
 /// 1 GB.
 const COUNTED_BYTES_PER_POSITION: u64 = 1600;
+/// Extra bytes per position and layer of a rule task whose material has counted
+/// DTC tables without a conditional counter (`crate::layers`: a 2-byte value per
+/// position and layer while they are solved, and again as they are written).
+const LAYERED_BYTES_PER_LAYER: u64 = 4;
 /// Slurm's `--mem` is the estimate plus this share, for allocator slack.
 const MEMORY_MARGIN_SHARE: u64 = 8;
 
@@ -257,9 +261,13 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
             // dependency (DTC and RWDL) and the group's own RWDL codes.
             let mut memory = need.resident + need.dependencies + 4 * positions;
             let mut kinds = vec![ValueKind::RuleWdl];
-            if rules.counted_plan(head.material())?.is_some() {
+            if let Some(plan) = rules.counted_plan(head.material())? {
                 kinds.push(ValueKind::CountedDtc);
-                memory += COUNTED_BYTES_PER_POSITION * positions;
+                memory += positions
+                    * match plan.cond() {
+                        Some(_) => COUNTED_BYTES_PER_POSITION,
+                        None => LAYERED_BYTES_PER_LAYER * u64::from(plan.layer_limit()),
+                    };
             }
             if zeroing {
                 kinds.push(ValueKind::Dtz);

@@ -136,7 +136,15 @@ fn phase_tables<V: Variant>(
     let positions = group.positions();
     group.solve(&|_| {})?;
     let layered = layered_limits(rules, head)?;
-    let fresh = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
+    let plan = rules.counted_plan(head.material())?;
+    if layered.is_none() && plan.is_some_and(|p| p.cond().is_none()) {
+        return Err(GenError::RuleUnknown {
+            position: head.to_string(),
+            rules: set.name.clone(),
+            reason: "the counters in force differ between the slice and its mirror".into(),
+        });
+    }
+    let counted = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
     let mut solved = Vec::new();
     for slot in group.into_slots() {
         let slice = slot.slice();
@@ -144,7 +152,7 @@ fn phase_tables<V: Variant>(
         store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
         solved.push((slice, values));
     }
-    if let Some(plan) = rules.counted_plan(head.material())? {
+    if let Some(plan) = plan.filter(|p| p.cond().is_some()) {
         let mut codes = Vec::new();
         for (slice, cdtc, rwdl) in counted::counted_tables(rules, head, plan)? {
             let kind = ValueKind::CountedDtc;
@@ -157,9 +165,12 @@ fn phase_tables<V: Variant>(
     }
     let mut codes = Vec::new();
     for (s, (slice, dtc)) in solved.iter().enumerate() {
-        let values = match (&fresh, layered) {
-            (Some(fresh), Some((_, unbreakable))) => {
-                layered_rule_values(rules, *slice, &fresh[s], unbreakable)?
+        let values = match (&counted, layered) {
+            (Some(counted), Some((resettable, unbreakable))) => {
+                let kind = ValueKind::CountedDtc;
+                store.write_rule_table(*slice, &set.name, fingerprint, kind, &counted[s])?;
+                let layers = resettable as usize;
+                layered_rule_values(rules, *slice, &counted[s], layers, unbreakable)?
             }
             _ => rule_values(rules, *slice, dtc)?,
         };
@@ -181,19 +192,22 @@ fn layered_limits<V: Variant>(
     Ok(if limits == mirror { limits } else { None })
 }
 
-/// The RWDL code of every position of `slice` from its layered values `fresh`
-/// (`D(p, 0)` of `crate::layers`) when the phase may last `unbreakable` plies.
+/// The RWDL code of every position of `slice` from its layered values `values`
+/// (`D(p, c)` of `crate::layers`, `layers` per position, `D(p, 0)` first) when
+/// the phase may last `unbreakable` plies.
 fn layered_rule_values<V: Variant>(
     rules: &RuleTablebase<V>,
     slice: Slice,
-    fresh: &[u16],
+    values: &[u16],
+    layers: usize,
     unbreakable: u32,
 ) -> Result<Vec<u16>, GenError> {
     let theory = rules.tablebase().slice_table(slice)?;
-    Ok(fresh
-        .par_iter()
+    Ok(values
+        .par_chunks(layers)
         .enumerate()
-        .map(|(i, &raw)| {
+        .map(|(i, states)| {
+            let raw = states[0];
             let wdl = theory.get(i as u64).wdl();
             layers::fresh_rule_value(wdl, Dtc::from_raw(raw), unbreakable).code()
         })

@@ -115,8 +115,7 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
             } else if mv.is_capture() || mv.is_promotion() {
                 let mut values = Vec::new();
                 for k in 0..plan.cond_limit() {
-                    let mut counts = [0; MAX_COUNTERS];
-                    counts[plan.cond()] = if holds { k } else { 0 };
+                    let counts = plan.cond_counts(k, holds);
                     values.push(self.rules.counted_move(pos, &counts, mv)?);
                 }
                 Step::Conversion(values)

@@ -1,12 +1,16 @@
-//! Counted phases: the materials of a counter with a position condition (R3), where
-//! the rule answer depends on the counts in a way one DTC value per position cannot
-//! hold, so the rule tables store one value per state of the counts that matter.
+//! Counted phases: the materials where the rule answer depends on the counts in a
+//! way one DTC value per position cannot hold, so the rule tables store one value
+//! per state of the counts that matter. They are the materials of a counter with a
+//! position condition (R3), and those with men and kings on both sides, where a
+//! counter that man moves restart (R4, I1) runs beside one that they do not (R2),
+//! or alone: there a win may need a man move in time.
 //!
 //! In such a material ([`Counted::of`]) the counters in force are:
 //!
-//! - the **conditional** counter (R3): in force only while its condition holds (the
-//!   lone king on the main road), restarted by nothing inside the class, so it runs
-//!   through promotions; its count `k` is below its limit `K`;
+//! - the **conditional** counter (R3), if there is one: in force only while its
+//!   condition holds (the lone king on the main road), restarted by nothing inside
+//!   the class, so it runs through promotions; its count `k` is below its limit
+//!   `K`. Without one, `K` is 1 and `k` is always 0;
 //! - the **layer** counters: with men on the board, those that man moves restart
 //!   (R4); in a kings-only material, every other counter (R1, R2, R4), since nothing
 //!   restarts them before the phase ends. The layer count `c` is the least limit of
@@ -35,16 +39,16 @@
 use damka_core::{Material, Position, Variant};
 use damka_formats::Dtc;
 
-use super::ruleset::{Counts, RuleSet};
+use super::phase::Phase;
+use super::ruleset::{Counts, RuleSet, MAX_COUNTERS};
 
-/// How the counts decide the game in a material of a counter with a position
-/// condition (see the module docs): which counters play which part, and the order
-/// of the stored states.
+/// How the counts decide the game in a counted material (see the module docs):
+/// which counters play which part, and the order of the stored states.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counted {
-    /// The conditional counter's number in the set.
-    cond: usize,
-    /// Its limit in plies, `K`.
+    /// The conditional counter's number in the set, if there is one.
+    cond: Option<usize>,
+    /// Its limit in plies, `K`; 1 without one.
     cond_limit: u32,
     /// The layer counters: number in the set and limit in plies.
     layer: Vec<(usize, u32)>,
@@ -58,10 +62,33 @@ pub struct Counted {
 }
 
 impl Counted {
-    /// The counted phase of `material` under `set`, or `None` when no counter with
-    /// a position condition applies to it, or the counters do not fit the model of
+    /// The counted phase of `material` under `set`, or `None` when the DTC table
+    /// decides there (see the module docs), or the counters do not fit the model of
     /// the module docs (then the search decides, as before).
     pub fn of(set: &RuleSet, material: &Material) -> Option<Counted> {
+        Counted::conditional(set, material).or_else(|| Counted::layered(set, material))
+    }
+
+    /// The counted phase of a material with men and kings on both sides, where a
+    /// counter that man moves restart can bind and no counter has a condition: the
+    /// layer counters are those of [`Phase::layered_counters`], the unbreakable
+    /// ones the others in force.
+    fn layered(set: &RuleSet, material: &Material) -> Option<Counted> {
+        let (layer, unbreakable) = Phase::of(set, material).layered_counters(set)?;
+        let layer_limit = layer.iter().map(|&(_, l)| l).min()?;
+        Some(Counted {
+            cond: None,
+            cond_limit: 1,
+            layer,
+            layer_limit,
+            men: true,
+            unbreakable,
+        })
+    }
+
+    /// The counted phase of a material where a counter with a position condition
+    /// applies.
+    fn conditional(set: &RuleSet, material: &Material) -> Option<Counted> {
         let drawing: Vec<(usize, u32)> = set
             .counters
             .iter()
@@ -91,7 +118,7 @@ impl Counted {
         }
         let layer_limit = layer.iter().map(|&(_, l)| l).min()?;
         Some(Counted {
-            cond,
+            cond: Some(cond),
             cond_limit,
             layer,
             layer_limit,
@@ -100,14 +127,24 @@ impl Counted {
         })
     }
 
-    /// The conditional counter's number in the set.
-    pub fn cond(&self) -> usize {
+    /// The conditional counter's number in the set, if there is one.
+    pub fn cond(&self) -> Option<usize> {
         self.cond
     }
 
-    /// The conditional counter's limit in plies, `K`.
+    /// The conditional counter's limit in plies, `K` (1 without one).
     pub fn cond_limit(&self) -> u32 {
         self.cond_limit
+    }
+
+    /// The numbers in the set of the layer counters.
+    pub fn layer_counters(&self) -> Vec<usize> {
+        self.layer.iter().map(|&(i, _)| i).collect()
+    }
+
+    /// The numbers in the set of the unbreakable counters.
+    pub fn unbreakable_counters(&self) -> Vec<usize> {
+        self.unbreakable.iter().map(|&(i, _)| i).collect()
     }
 
     /// The layer limit in plies, `H`.
@@ -141,9 +178,19 @@ impl Counted {
         k * self.layers() + if self.men { c } else { 0 }
     }
 
-    /// Whether the conditional counter is in force in `pos`.
+    /// Whether the conditional counter is in force in `pos` (never without one).
     pub fn cond_holds<V: Variant>(&self, set: &RuleSet, pos: &Position<V>) -> bool {
-        set.counters[self.cond].applies_at(pos)
+        self.cond.is_some_and(|i| set.counters[i].applies_at(pos))
+    }
+
+    /// Counts with the conditional counter at `k` where it is in force (`holds`),
+    /// every other count 0.
+    pub fn cond_counts(&self, k: u32, holds: bool) -> Counts {
+        let mut counts = [0; MAX_COUNTERS];
+        if let (Some(i), true) = (self.cond, holds) {
+            counts[i] = k;
+        }
+        counts
     }
 
     /// The layer count of `counts`: `H` minus the least budget left among the
@@ -156,7 +203,10 @@ impl Counted {
     /// The stored state of `counts` in a position where the conditional counter is
     /// in force (`holds`) or not. The counts must reach no limit.
     pub fn sheet_of(&self, counts: &Counts, holds: bool) -> u32 {
-        let k = if holds { counts[self.cond] } else { 0 };
+        let k = match (self.cond, holds) {
+            (Some(i), true) => counts[i],
+            _ => 0,
+        };
         self.sheet(self.layer_count(counts), k)
     }
 
@@ -187,11 +237,12 @@ impl Counted {
     /// counter; any other draw the conditional counter where it is in force, else
     /// the layer counter with the least budget.
     pub(super) fn binding(&self, stored: Dtc, relaxed: Dtc, counts: &Counts, holds: bool) -> usize {
+        let fallback = self.cond.unwrap_or(self.layer[0].0);
         let least = |counters: &[(usize, u32)]| {
             counters
                 .iter()
                 .min_by_key(|&&(i, l)| l.saturating_sub(counts[i]))
-                .map_or(self.cond, |&(i, _)| i)
+                .map_or(fallback, |&(i, _)| i)
         };
         if stored.distance().is_some() {
             return least(if self.men {
@@ -201,7 +252,7 @@ impl Counted {
             });
         }
         if holds && (self.decide(relaxed, counts) != Dtc::DRAW || relaxed == Dtc::DRAW) {
-            return self.cond;
+            return fallback;
         }
         least(&self.layer)
     }

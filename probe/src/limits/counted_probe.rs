@@ -86,6 +86,43 @@ impl<V: Variant> RuleTablebase<V> {
         Ok(value.back())
     }
 
+    /// The counter that draws a theoretical result of `pos` with `counts` in a
+    /// layered material (no conditional counter), named as the search names it:
+    /// where the phase has no won exit at all (a DTC draw), the counter in force
+    /// nearest its limit; where the phase is longer than the unbreakable counters
+    /// allow even with no other limit (the DTC distance over their budget), the
+    /// unbreakable counter with the least budget; else the layer counter with the
+    /// least budget, without which the win would stand.
+    fn layered_binding(
+        &self,
+        pos: &Position<V>,
+        plan: &Counted,
+        counts: &Counts,
+    ) -> Result<usize, ProbeError> {
+        let dtc = self.dtc(pos)?;
+        let set = self.set();
+        let material = pos.material();
+        let left = |i: usize| {
+            set.counters[i]
+                .limit_plies(&material)
+                .map_or(u32::MAX, |l| l.saturating_sub(counts[i]))
+        };
+        let nearest = |ids: &mut dyn Iterator<Item = usize>| ids.min_by_key(|&i| left(i));
+        let unbreakable = plan.unbreakable_counters();
+        let named = match dtc.distance() {
+            None => nearest(
+                &mut (0..set.counters.len())
+                    .filter(|&i| set.counters[i].draws && set.counters[i].applies_at(pos)),
+            ),
+            Some(d) if u32::from(d) > plan.budget(counts) => {
+                nearest(&mut unbreakable.iter().copied())
+            }
+            Some(_) => None,
+        };
+        Ok(named
+            .unwrap_or_else(|| nearest(&mut plan.layer_counters().iter().copied()).unwrap_or(0)))
+    }
+
     /// [`RuleTablebase::probe_rules`] in a material with a counted table, for a
     /// state with a legal move and no limit reached: the stored value, the counter
     /// that draws a theoretical result, and a best move from a one-ply search over
@@ -104,11 +141,15 @@ impl<V: Variant> RuleTablebase<V> {
             let plan = self
                 .counted_plan(pos.material())?
                 .ok_or_else(|| unsupported(pos))?;
-            let holds = plan.cond_holds(self.set(), pos);
-            let layer = plan.layer_count(counts);
-            let stored = self.counted_stored(pos, plan, plan.sheet_of(counts, holds))?;
-            let relaxed = self.counted_stored(pos, plan, plan.sheet(layer, 0))?;
-            let i = plan.binding(stored, relaxed, counts, holds);
+            let i = if plan.cond().is_some() {
+                let holds = plan.cond_holds(self.set(), pos);
+                let layer = plan.layer_count(counts);
+                let stored = self.counted_stored(pos, plan, plan.sheet_of(counts, holds))?;
+                let relaxed = self.counted_stored(pos, plan, plan.sheet(layer, 0))?;
+                plan.binding(stored, relaxed, counts, holds)
+            } else {
+                self.layered_binding(pos, plan, counts)?
+            };
             outcome.rule = Some(self.set().counters[i].id.clone());
         }
         let mut best: Option<(Move, damka_formats::Value)> = None;

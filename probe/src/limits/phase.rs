@@ -149,27 +149,39 @@ impl Phase {
 
     /// The limits `(resettable, unbreakable)`, in plies, when the phase is one that
     /// a layered pass over the resettable counter's count decides exactly with fresh
-    /// counters (`gen`'s `layers` module): no condition and no chain, man moves
-    /// restart every resettable counter (the least limit of them is `resettable`),
-    /// and `unbreakable` is the least limit of the others (`u32::MAX` for none).
-    /// `None` where that pass does not apply or is not needed (no resettable
-    /// counter: the DTC table decides).
+    /// counters (`gen`'s `layers` module): the least limit of the counters of
+    /// [`Phase::layered_counters`], and of the others (`u32::MAX` for none).
     pub fn layered(&self, set: &RuleSet) -> Option<(u32, u32)> {
+        let (resettable, unbreakable) = self.layered_counters(set)?;
+        let least = |counters: &[(usize, u32)]| counters.iter().map(|&(_, l)| l).min();
+        Some((least(&resettable)?, least(&unbreakable).unwrap_or(u32::MAX)))
+    }
+
+    /// The counters of a phase that a layered pass decides: no condition and no
+    /// chain, and man moves restart every resettable counter. Returns `(number in
+    /// the set, limit in plies)` of the resettable counters, then of the
+    /// unbreakable ones; `None` where that pass does not apply or is not needed (no
+    /// resettable counter: the DTC table decides).
+    pub fn layered_counters(
+        &self,
+        set: &RuleSet,
+    ) -> Option<(Vec<(usize, u32)>, Vec<(usize, u32)>)> {
         if self.inexact.is_some() || self.chained {
             return None;
         }
-        let (mut resettable, mut unbreakable) = (None::<u32>, u32::MAX);
+        let (mut resettable, mut unbreakable) = (Vec::new(), Vec::new());
         for &(i, role, limit) in &self.roles {
             match role {
-                Role::Resettable if set.counters[i].resets.man_move => {
-                    resettable = Some(resettable.map_or(limit, |r| r.min(limit)));
-                }
+                Role::Resettable if set.counters[i].resets.man_move => resettable.push((i, limit)),
                 Role::Resettable => return None,
-                Role::Unbreakable => unbreakable = unbreakable.min(limit),
+                Role::Unbreakable => unbreakable.push((i, limit)),
                 Role::NeverBinds => {}
             }
         }
-        resettable.map(|r| (r, unbreakable))
+        if resettable.is_empty() {
+            return None;
+        }
+        Some((resettable, unbreakable))
     }
 
     /// Why the table alone cannot answer in this material, if so.

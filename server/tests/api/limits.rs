@@ -13,13 +13,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::common::{app, get, probe_uri, THREE_KINGS};
 
-/// A man and a king against a king with 14 of R4's 15 moves played: R4 (which
-/// a man move restarts) binds beside R2, and the probe searches.
-const SEARCHED: &str = "W:Wb4,Kh2:BKb8";
+/// A man and a king against a man with 14.5 of R4's 15 moves played: Black has
+/// only men, so R4 (which a man move restarts) binds only if White's next move
+/// is a king move, and the probe searches.
+const SEARCHED: &str = "W:Wb4,Kh2:Bf6";
 
 #[tokio::test]
 async fn a_rule_search_past_the_time_limit_is_unknown() {
-    let uri = probe_uri(SEARCHED, "&rules=russian&played=R4%3D14&pv=true");
+    let uri = probe_uri(SEARCHED, "&rules=russian&played=R4%3D14.5&pv=true");
     let (status, exact) = get(&app(Limits::default()), &uri).await;
     assert_eq!(status, StatusCode::OK, "{exact}");
     assert_eq!(exact["rules"]["wdl"], "win", "{exact}");

@@ -1,0 +1,190 @@
+//! The counted DTC tables of the materials with men and kings on both sides, where
+//! R4 (which man moves restart) runs beside R2 (which they do not) under
+//! `russian`: the generator's layered pass writes `D(p, c)` for every count `c`
+//! since the last man move, and `probe_rules` answers any (position, counts)
+//! query from it with a one-ply search for the best move.
+//!
+//! Checked here on samples of every such material up to 4 pieces, both sides to
+//! move, with R2 and R4 at several counts, alone and together: the answer equals
+//! the search's (`probe_rules_searched`), the best move keeps it, the probe
+//! answers with a deadline already passed (so it does not search), and verification passes the tables and finds a changed value.
+//! Every 3-piece state is also checked against the naive solver by
+//! `tests/rules_naive_check.rs`.
+
+mod common;
+
+use common::{build_rule_tables, temp_dir};
+use std::time::Instant;
+
+use damka_core::{apply, Position, Russian, Slice, SliceIndexer};
+use damka_formats::table::ValueKind;
+use damka_formats::{Dtc, Wdl};
+use damka_gen::store::FileStore;
+use damka_gen::verify_rules::verify_rules;
+use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
+
+/// The materials up to 4 pieces with men and kings on both sides.
+const MATERIALS: [&str; 5] = [
+    "1M1K-0M1K",
+    "0M1K-1M1K",
+    "1M1K-1M1K",
+    "1M1K-0M2K",
+    "0M2K-1M1K",
+];
+
+/// Both sides to move of every `step`-th position of `slice`, from `start`.
+fn positions(slice: &str, start: u64, step: usize) -> Vec<Position<Russian>> {
+    let slice: Slice = slice.parse().unwrap();
+    let indexer = SliceIndexer::<Russian>::new(slice).unwrap();
+    (start..indexer.size())
+        .step_by(step)
+        .map(|i| indexer.position(i))
+        .flat_map(|p| [p, p.flipped()])
+        .collect()
+}
+
+/// R2 and R4 counts (plies) to try in a material whose R2 limit is `r2_limit`
+/// plies (R4's is 30): each alone near its start and its limit, and together.
+fn counts_for(r2_limit: u32) -> Vec<Counters> {
+    let mut out = Vec::new();
+    for r2 in [0, 1, 7, r2_limit / 2, r2_limit - 3, r2_limit - 1] {
+        for r4 in [0, 1, 4, 13, 26, 29] {
+            if r4 > r2 && r2 > 0 {
+                continue;
+            }
+            let mut counts = Counters::new();
+            counts.set_plies("R2", r2);
+            counts.set_plies("R4", r4);
+            out.push(counts);
+        }
+    }
+    out
+}
+
+#[test]
+fn layered_tables_agree_with_the_search_without_searching() {
+    let tmp = temp_dir("rules-layered");
+    build_rule_tables::<Russian>(tmp.path(), 4, &[], "russian");
+    let set = RuleSet::preset("russian").unwrap();
+    let tables = RuleTablebase::<Russian>::new(tmp.path(), set.clone());
+    let mut answers = Vec::new();
+    let (mut compared, mut wins, mut cut) = (0, 0, 0);
+    for (material, step) in MATERIALS.iter().zip([97, 97, 4001, 4001, 4001]) {
+        // R2: 5 moves with 3 pieces, 30 with 4.
+        let pieces = material.parse::<Slice>().unwrap().pieces();
+        let r2_limit = if pieces == 3 { 10 } else { 60 };
+        for pos in positions(material, 3, step) {
+            for counts in counts_for(r2_limit) {
+                let table = tables.probe_rules(pos, &counts).unwrap();
+                assert!(table.unknown.is_none(), "{pos} {counts}: {table:?}");
+                let search = tables.probe_rules_searched(pos, &counts).unwrap();
+                assert!(search.unknown.is_none(), "{pos} {counts}: {search:?}");
+                assert_eq!(table.wdl, search.wdl, "{pos} with {counts}");
+                assert_eq!(table.distance, search.distance, "{pos} with {counts}");
+                assert_eq!(table.rule, search.rule, "{pos} with {counts}");
+                keeps(&tables, &pos, &counts, &table);
+                let ruled = table.wdl.unwrap();
+                wins += usize::from(ruled.ruled() == Wdl::Win);
+                cut += usize::from(ruled.ruled() != ruled.theory());
+                compared += 1;
+                answers.push((pos, counts, table));
+            }
+        }
+    }
+    assert!(
+        compared > 5000 && wins > 500 && cut > 200,
+        "{compared} compared, {wins} wins, {cut} cut by a rule"
+    );
+    answers_without_a_search(&tables, &answers);
+}
+
+/// Plays the best move of `pos` with `counts` and checks that the answer after
+/// it continues the same line: a win in `d` becomes a loss in `d - 1` for the
+/// other side, a draw stays a draw (a conversion ends the phase: not followed).
+fn keeps(
+    tables: &RuleTablebase<Russian>,
+    pos: &Position<Russian>,
+    counts: &Counters,
+    outcome: &damka_probe::limits::RuleOutcome,
+) {
+    let Some(mv) = outcome.best_move else {
+        return;
+    };
+    if mv.is_capture() || mv.is_promotion() {
+        return;
+    }
+    let after = apply(pos, &mv);
+    let next = tables.set().advance(counts, pos, &mv);
+    let reply = tables.probe_rules(after, &next).unwrap();
+    let ruled = outcome.wdl.unwrap().ruled();
+    assert_eq!(
+        reply.wdl.map(|w| w.ruled()),
+        Some(ruled.negate()),
+        "{pos} with {counts}: {mv:?} does not keep {ruled}"
+    );
+    if ruled != Wdl::Draw {
+        assert_eq!(
+            reply.distance.map(|d| d + 1),
+            outcome.distance,
+            "{pos} {mv:?}"
+        );
+    }
+}
+
+/// With a deadline already passed (a search stops at its first state and
+/// answers *unknown*), `probe_rules` still gives every answer it gave: it reads
+/// the counted tables and searches one ply only.
+fn answers_without_a_search(
+    tables: &RuleTablebase<Russian>,
+    answers: &[(
+        Position<Russian>,
+        Counters,
+        damka_probe::limits::RuleOutcome,
+    )],
+) {
+    for (pos, counts, expected) in answers {
+        let found = tables
+            .probe_rules_until(*pos, counts, Instant::now())
+            .unwrap();
+        assert_eq!(&found, expected, "{pos} with {counts}");
+    }
+}
+
+/// `verify_rules` passes the layered counted tables as built and finds a
+/// changed value in one of them.
+#[test]
+fn verification_rederives_the_layered_tables() {
+    let tmp = temp_dir("rules-layered-verify");
+    let dir = tmp.path();
+    build_rule_tables::<Russian>(dir, 3, &[], "russian");
+    let set = RuleSet::preset("russian").unwrap();
+    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    assert_eq!(report.mismatches, 0, "{:?}", report.examples);
+    let slice: Slice = "1M1K-0M1K".parse().unwrap();
+    let tables = RuleTablebase::<Russian>::new(dir, set.clone());
+    let table = tables.table(slice, ValueKind::CountedDtc).unwrap();
+    let mut values: Vec<u16> = table.raw_values().collect();
+    let size = SliceIndexer::<Russian>::new(slice).unwrap().size() as usize;
+    assert_eq!(
+        values.len(),
+        30 * size,
+        "one value per position and R4 count"
+    );
+    let won = values
+        .iter()
+        .position(|&v| Dtc::from_raw(v).distance() > Some(2) && Dtc::from_raw(v).wdl() == Wdl::Win)
+        .unwrap();
+    values[won] = Dtc::win(1).raw();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    let kind = ValueKind::CountedDtc;
+    store
+        .write_rule_table(slice, &set.name, set.fingerprint(), kind, &values)
+        .unwrap();
+    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    assert!(report.mismatches > 0);
+    assert!(
+        report.examples.iter().any(|m| m.table == "cdtc"),
+        "{:?}",
+        report.examples
+    );
+}
