@@ -204,7 +204,7 @@ fn rules(c: &mut Criterion) {
                 let k = i % searched.len();
                 black_box(
                     tables
-                        .probe_rules_searched(&searched[k], &played_layered[k])
+                        .probe_rules_searched(searched[k], &played_layered[k])
                         .unwrap(),
                 );
             }

@@ -46,6 +46,9 @@ use super::events::Events;
 use super::ruleset::RuleSet;
 use damka_core::moves::Move;
 
+/// Counters with their limits: `(number in the set, limit in plies)`.
+pub type Limits = Vec<(usize, u32)>;
+
 /// How a counter in force can bind inside a phase (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -162,10 +165,7 @@ impl Phase {
     /// the set, limit in plies)` of the resettable counters, then of the
     /// unbreakable ones; `None` where that pass does not apply or is not needed (no
     /// resettable counter: the DTC table decides).
-    pub fn layered_counters(
-        &self,
-        set: &RuleSet,
-    ) -> Option<(Vec<(usize, u32)>, Vec<(usize, u32)>)> {
+    pub fn layered_counters(&self, set: &RuleSet) -> Option<(Limits, Limits)> {
         if self.inexact.is_some() || self.chained {
             return None;
         }
