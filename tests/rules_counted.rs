@@ -9,9 +9,9 @@
 mod common;
 
 use common::rules_naive::naive_rule_values;
-use common::{build_rule_tables, temp_dir};
-use damka_core::{apply, Position, Russian, Slice, SliceIndexer};
-use damka_formats::{table::ValueKind, Dtc, RuleWdl, Wdl};
+use common::{build_rule_tables, keeps_rule_line, temp_dir};
+use damka_core::{Position, Russian, Slice, SliceIndexer};
+use damka_formats::{table::ValueKind, Dtc, Wdl};
 use damka_gen::store::FileStore;
 use damka_gen::verify_rules::verify_rules;
 use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
@@ -73,7 +73,7 @@ fn r3_tables_agree_with_the_search_and_keep_their_best_moves() {
         for (n, pos) in positions(material, 17, step).into_iter().enumerate() {
             for counts in counts_for(&set, &pos, &[3, 21]) {
                 let table = tables.probe_rules(pos, &counts).unwrap();
-                keeps(&tables, &pos, &counts, table.wdl, table.distance);
+                keeps_rule_line(&tables, &pos, &counts, table.wdl, table.distance);
                 kept += 1;
                 // The search takes up to a second a state: one position in 16.
                 if n % 16 != 0 {
@@ -112,38 +112,6 @@ fn rebuilds_a_missing_counted_table(dir: &std::path::Path) {
     assert!(error.contains("cdtc"), "{error}");
     build_rule_tables::<Russian>(dir, 3, &MATERIALS, "russian");
     assert_eq!(std::fs::read(&path).unwrap(), built);
-}
-
-/// Plays the best move of `pos` with `counts`, whose answer is `wdl` at
-/// `distance`, and checks that the answer after it continues the same line: a
-/// win in `d` becomes a loss in `d - 1` for the other side (or ends the phase),
-/// a draw stays a draw.
-fn keeps(
-    tables: &RuleTablebase<Russian>,
-    pos: &Position<Russian>,
-    counts: &Counters,
-    wdl: Option<RuleWdl>,
-    distance: Option<u16>,
-) {
-    let outcome = tables.probe_rules(pos, counts).unwrap();
-    let Some(mv) = outcome.best_move else {
-        return;
-    };
-    if mv.is_capture() || mv.is_promotion() {
-        return;
-    }
-    let after = apply(pos, &mv);
-    let next = tables.set().advance(counts, pos, &mv);
-    let reply = tables.probe_rules(after, &next).unwrap();
-    let ruled = wdl.unwrap().ruled();
-    assert_eq!(
-        reply.wdl.map(|w| w.ruled()),
-        Some(ruled.negate()),
-        "{pos} with {counts}: {mv:?} does not keep {ruled}"
-    );
-    if ruled != Wdl::Draw {
-        assert_eq!(reply.distance.map(|d| d + 1), distance, "{pos} {mv:?}");
-    }
 }
 
 /// The naive solver on states of `material` with `counts` given in moves.

@@ -13,10 +13,10 @@
 
 mod common;
 
-use common::{build_rule_tables, temp_dir};
+use common::{build_rule_tables, keeps_rule_line, temp_dir};
 use std::time::Instant;
 
-use damka_core::{apply, Position, Russian, Slice, SliceIndexer};
+use damka_core::{Position, Russian, Slice, SliceIndexer};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, Wdl};
 use damka_gen::store::FileStore;
@@ -82,7 +82,7 @@ fn layered_tables_agree_with_the_search_without_searching() {
                 assert_eq!(table.wdl, search.wdl, "{pos} with {counts}");
                 assert_eq!(table.distance, search.distance, "{pos} with {counts}");
                 assert_eq!(table.rule, search.rule, "{pos} with {counts}");
-                keeps(&tables, &pos, &counts, &table);
+                keeps_rule_line(&tables, &pos, &counts, table.wdl, table.distance);
                 let ruled = table.wdl.unwrap();
                 wins += usize::from(ruled.ruled() == Wdl::Win);
                 cut += usize::from(ruled.ruled() != ruled.theory());
@@ -96,39 +96,6 @@ fn layered_tables_agree_with_the_search_without_searching() {
         "{compared} compared, {wins} wins, {cut} cut by a rule"
     );
     answers_without_a_search(&tables, &answers);
-}
-
-/// Plays the best move of `pos` with `counts` and checks that the answer after
-/// it continues the same line: a win in `d` becomes a loss in `d - 1` for the
-/// other side, a draw stays a draw (a conversion ends the phase: not followed).
-fn keeps(
-    tables: &RuleTablebase<Russian>,
-    pos: &Position<Russian>,
-    counts: &Counters,
-    outcome: &damka_probe::limits::RuleOutcome,
-) {
-    let Some(mv) = outcome.best_move else {
-        return;
-    };
-    if mv.is_capture() || mv.is_promotion() {
-        return;
-    }
-    let after = apply(pos, &mv);
-    let next = tables.set().advance(counts, pos, &mv);
-    let reply = tables.probe_rules(after, &next).unwrap();
-    let ruled = outcome.wdl.unwrap().ruled();
-    assert_eq!(
-        reply.wdl.map(|w| w.ruled()),
-        Some(ruled.negate()),
-        "{pos} with {counts}: {mv:?} does not keep {ruled}"
-    );
-    if ruled != Wdl::Draw {
-        assert_eq!(
-            reply.distance.map(|d| d + 1),
-            outcome.distance,
-            "{pos} {mv:?}"
-        );
-    }
 }
 
 /// With a deadline already passed (a search stops at its first state and

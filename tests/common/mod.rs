@@ -274,3 +274,35 @@ pub fn russian_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// Plays the best move of `pos` with `counts`, whose answer under the rules is
+/// `wdl` at `distance`, and checks that the answer after it continues the same
+/// line: a win in `d` becomes a loss in `d - 1` for the other side, a draw stays
+/// a draw (a conversion ends the phase: not followed).
+pub fn keeps_rule_line<V: Variant>(
+    tables: &damka_probe::limits::RuleTablebase<V>,
+    pos: &Position<V>,
+    counts: &damka_probe::limits::Counters,
+    wdl: Option<damka_formats::RuleWdl>,
+    distance: Option<u16>,
+) {
+    let outcome = tables.probe_rules(*pos, counts).unwrap();
+    let Some(mv) = outcome.best_move else {
+        return;
+    };
+    if mv.is_capture() || mv.is_promotion() {
+        return;
+    }
+    let after = apply(pos, &mv);
+    let next = tables.set().advance(counts, pos, &mv);
+    let reply = tables.probe_rules(after, &next).unwrap();
+    let ruled = wdl.unwrap().ruled();
+    assert_eq!(
+        reply.wdl.map(|w| w.ruled()),
+        Some(ruled.negate()),
+        "{pos} with {counts}: {mv:?} does not keep {ruled}"
+    );
+    if ruled != damka_formats::Wdl::Draw {
+        assert_eq!(reply.distance.map(|d| d + 1), distance, "{pos} {mv:?}");
+    }
+}
