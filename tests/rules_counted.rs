@@ -9,8 +9,8 @@
 mod common;
 
 use common::rules_naive::naive_rule_values;
-use common::{build_rule_tables, keeps_rule_line, temp_dir};
-use damka_core::{Position, Russian, Slice, SliceIndexer};
+use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir};
+use damka_core::{Position, Russian, Slice};
 use damka_formats::{table::ValueKind, Dtc, Wdl};
 use damka_gen::store::FileStore;
 use damka_gen::verify_rules::verify_rules;
@@ -25,17 +25,6 @@ fn tables(tag: &str) -> (tempfile::TempDir, RuleTablebase<Russian>) {
     build_rule_tables::<Russian>(tmp.path(), 3, &MATERIALS, "russian");
     let tables = RuleTablebase::new(tmp.path(), RuleSet::preset("russian").unwrap());
     (tmp, tables)
-}
-
-/// Both sides to move of every `step`-th position of `slice`, from `start`.
-fn positions(slice: &str, start: u64, step: usize) -> Vec<Position<Russian>> {
-    let slice: Slice = slice.parse().unwrap();
-    let indexer = SliceIndexer::<Russian>::new(slice).unwrap();
-    (start..indexer.size())
-        .step_by(step)
-        .map(|i| indexer.position(i))
-        .flat_map(|p| [p, p.flipped()])
-        .collect()
 }
 
 /// Counts to try in `pos`: fresh, and for each counter in force `plies` plies
@@ -70,7 +59,10 @@ fn r3_tables_agree_with_the_search_and_keep_their_best_moves() {
     let set = tables.set().clone();
     let (mut searched, mut kept) = (0, 0);
     for (material, step) in MATERIALS.iter().zip([4001, 10007, 10007]) {
-        for (n, pos) in positions(material, 17, step).into_iter().enumerate() {
+        for (n, pos) in sampled_positions::<Russian>(material, 17, step)
+            .into_iter()
+            .enumerate()
+        {
             for counts in counts_for(&set, &pos, &[3, 21]) {
                 let table = tables.probe_rules(pos, &counts).unwrap();
                 keeps_rule_line(&tables, &pos, &counts, table.wdl, table.distance);
@@ -118,7 +110,7 @@ fn rebuilds_a_missing_counted_table(dir: &std::path::Path) {
 fn naive_check(tables: &RuleTablebase<Russian>, material: &str, step: usize, counts: &[&str]) {
     let set = tables.set();
     let mut roots = Vec::new();
-    for pos in positions(material, 5, step) {
+    for pos in sampled_positions::<Russian>(material, 5, step) {
         for text in counts {
             let counts = set.parse_counters(text).unwrap();
             // A count for a counter not in force is refused: such roots are left out.

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{build_rule_tables, keeps_rule_line, temp_dir};
+use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir};
 use std::time::Instant;
 
 use damka_core::{Position, Russian, Slice, SliceIndexer};
@@ -31,17 +31,6 @@ const MATERIALS: [&str; 5] = [
     "1M1K-0M2K",
     "0M2K-1M1K",
 ];
-
-/// Both sides to move of every `step`-th position of `slice`, from `start`.
-fn positions(slice: &str, start: u64, step: usize) -> Vec<Position<Russian>> {
-    let slice: Slice = slice.parse().unwrap();
-    let indexer = SliceIndexer::<Russian>::new(slice).unwrap();
-    (start..indexer.size())
-        .step_by(step)
-        .map(|i| indexer.position(i))
-        .flat_map(|p| [p, p.flipped()])
-        .collect()
-}
 
 /// R2 and R4 counts (plies) to try in a material whose R2 limit is `r2_limit`
 /// plies (R4's is 30): each alone near its start and its limit, and together.
@@ -73,7 +62,7 @@ fn layered_tables_agree_with_the_search_without_searching() {
         // R2: 5 moves with 3 pieces, 30 with 4.
         let pieces = material.parse::<Slice>().unwrap().pieces();
         let r2_limit = if pieces == 3 { 10 } else { 60 };
-        for pos in positions(material, 3, step) {
+        for pos in sampled_positions::<Russian>(material, 3, step) {
             for counts in counts_for(r2_limit) {
                 let table = tables.probe_rules(pos, &counts).unwrap();
                 assert!(table.unknown.is_none(), "{pos} {counts}: {table:?}");

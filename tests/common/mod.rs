@@ -275,6 +275,17 @@ pub fn russian_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Both sides to move of every `step`-th position of `slice`, from `start`.
+pub fn sampled_positions<V: Variant>(slice: &str, start: u64, step: usize) -> Vec<Position<V>> {
+    let slice: Slice = slice.parse().unwrap();
+    let indexer = damka_core::SliceIndexer::<V>::new(slice).unwrap();
+    (start..indexer.size())
+        .step_by(step)
+        .map(|i| indexer.position(i))
+        .flat_map(|p| [p, p.flipped()])
+        .collect()
+}
+
 /// Plays the best move of `pos` with `counts`, whose answer under the rules is
 /// `wdl` at `distance`, and checks that the answer after it continues the same
 /// line: a win in `d` becomes a loss in `d - 1` for the other side, a draw stays
