@@ -1,7 +1,7 @@
 //! The memory budget of `damka gen`: groups solved with their sub-slices spilled
 //! to disk write the same bytes as groups solved in memory, a budget too small
 //! for any group is refused before anything is built (naming the smallest budget
-//! that works), and a build killed in the middle of a group resumes to the same
+//! that works; the rule tables' build too), and a build killed in the middle of a group resumes to the same
 //! bytes.
 
 mod common;
@@ -114,6 +114,44 @@ fn a_budget_too_small_is_refused_before_building() {
         let r = gen(&dir, &["--memory", bad]);
         assert!(!r.ok && r.err.contains("size"), "{bad}: {}", r.err);
     }
+}
+
+#[test]
+fn a_budget_too_small_for_the_rule_tables_is_refused_before_building() {
+    let tmp = temp_dir("budget-rules");
+    let dir = tmp.path().to_path_buf();
+    let gen = |extra: &[&str]| {
+        let mut args = vec!["gen", "--variant", "russian", "--pieces", "3", "--quiet"];
+        args.extend(["--dir", dir.to_str().unwrap()]);
+        args.extend(extra);
+        damka(&args, "")
+    };
+    let r = gen(&[]);
+    assert!(r.ok, "{}", r.err);
+    let tables = files(&dir).len();
+    let rules = |extra: &[&str]| gen(&[&["--rules", "russian"], extra].concat());
+    let r = rules(&["--memory", "1M"]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("memory budget (1 MiB") && r.err.contains("too small for the rule tables"),
+        "{}",
+        r.err
+    );
+    assert_eq!(files(&dir).len(), tables, "nothing is written");
+    let smallest = r
+        .err
+        .split("--memory ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the message names a --memory value")
+        .to_string();
+    let r = rules(&["--memory", &smallest]);
+    assert!(r.ok, "{}", r.err);
+    let names: Vec<String> = files(&dir).into_iter().map(|(name, _)| name).collect();
+    assert!(
+        names.iter().any(|n| n.ends_with(".russian.rwdl.dkt")),
+        "{names:?}"
+    );
 }
 
 /// Starts `damka gen` into `dir` in the background, its output discarded.

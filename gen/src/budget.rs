@@ -12,8 +12,14 @@
 //! - the dependencies, decoded at one byte per position (two if a table needs
 //!   them, which the build checks once they are decoded);
 //! - a fixed allowance for the program, the threads and the table writer.
+//!
+//! The rule tables' build keeps a group in memory (it does not spill), so its
+//! need ([`rule_group_need`]) is the in-memory one, with the tables it reads and
+//! the counted values it holds besides.
 
 use damka_core::{dependencies, Slice, SliceIndexer, Variant};
+use damka_probe::limits::RuleTablebase;
+use damka_probe::DEFAULT_CACHE_BYTES;
 
 use crate::error::GenError;
 
@@ -162,6 +168,57 @@ fn units_at_once<V: Variant>(indexer: &SliceIndexer<V>) -> usize {
     usize::try_from(indexer.men_placements())
         .unwrap_or(usize::MAX)
         .max(1)
+}
+
+/// Extra bytes per position of a rule group whose material has counted DTC
+/// tables with a conditional counter (R3's materials: a value per position, R3
+/// count and layer while they are solved): the Russian `2M1K-0M1K` group,
+/// 657,720 positions, peaked at about 1 GB.
+pub const COUNTED_BYTES_PER_POSITION: u64 = 1600;
+/// Extra bytes per position of a rule group whose material has counted DTC
+/// tables without a conditional counter (`crate::layers`): `D(p, 0)`, kept in
+/// memory while the layers are solved.
+pub const LAYERED_BYTES_PER_POSITION: u64 = 2;
+/// The counted table of such a group is held compressed, its blocks compressed
+/// as they fill: counted at this many entries (a position and layer) per byte.
+/// The Russian 5-piece tables compress 40 to a byte (`2M1K-1M1K.russian.cdtc.dkt`:
+/// 242 M entries, 6.0 MB), so this leaves a margin of 2.5 times.
+pub const LAYERED_ENTRIES_PER_BYTE: u64 = 16;
+
+/// What building the rule tables of the group headed by `head` under the rule
+/// set of `rules` needs with `threads` threads, in bytes: the group in memory
+/// ([`group_need_general`]) with two tables of each dependency (DTC and RWDL)
+/// decoded at two bytes per position, eight bytes per position of the group (its
+/// game-theoretic values and its own DTC table decoded, its RWDL codes, and the
+/// DTZ solve's fresh codes), the probe's block cache, and its counted values
+/// where the material has counted DTC tables (with layers: `D(p, 0)`, the
+/// compressed table and, per thread, every layer of the unit being solved).
+/// A quarter more covers the allocator's slack and the cache's overshoot: the
+/// Russian `2M1K-1M1K` group peaked at 606 to 669 MB against 583 MB counted
+/// before that quarter, `1M2K-1M1K` at 395 MB (598 counted), `2M2K-0M1K` at
+/// 215 MB (447).
+pub fn rule_group_need<V: Variant>(
+    rules: &RuleTablebase<V>,
+    head: Slice,
+    threads: usize,
+) -> Result<u64, GenError> {
+    let need = group_need_general::<V>(head, threads)?;
+    let positions = group_positions::<V>(head)?;
+    let mut bytes =
+        need.resident + 3 * need.dependencies + 8 * positions + DEFAULT_CACHE_BYTES as u64;
+    if let Some(plan) = rules.counted_plan(head.material())? {
+        let layers = u64::from(plan.layer_limit());
+        bytes += match plan.cond() {
+            Some(_) => COUNTED_BYTES_PER_POSITION * positions,
+            None => {
+                let unit = need.unit_positions * (2 * layers + 6) * threads as u64;
+                LAYERED_BYTES_PER_POSITION * positions
+                    + (positions * layers).div_ceil(LAYERED_ENTRIES_PER_BYTE)
+                    + unit
+            }
+        };
+    }
+    Ok(bytes + bytes / 4)
 }
 
 /// Mebibytes, rounded up.

@@ -45,6 +45,29 @@ pub enum GenError {
         /// The smallest budget for the whole build.
         smallest_mib: u64,
     },
+    /// Building a group's rule tables needs more memory than the budget: that
+    /// build keeps the group, and the counted values of its material, in memory.
+    #[error(
+        "the memory budget ({budget_mib} MiB, from {origin}) is too small for the rule tables: \
+         building those of {slice} needs {needed_mib} MiB (the rule build keeps a group and its \
+         counted values in memory); the smallest budget that builds every group left is \
+         {smallest_mib} MiB (--memory {smallest_mib}M)"
+    )]
+    RuleMemoryBudget {
+        /// The group's first slice.
+        slice: String,
+        /// What it needs.
+        needed_mib: u64,
+        /// The budget.
+        budget_mib: u64,
+        /// Where the budget comes from.
+        origin: &'static str,
+        /// The smallest budget for the rule groups left.
+        smallest_mib: u64,
+    },
+    /// The layered pass of the rule tables failed (`crate::layers`).
+    #[error("the layered pass failed: {0}")]
+    Layered(String),
     /// The rule value of a position could not be made exact.
     #[error("rule value of {position} under `{rules}` is unknown: {reason}")]
     RuleUnknown {

@@ -25,55 +25,221 @@
 //! keeps its value, since no line of it can reach the limit.
 
 use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::Mutex;
 
 use damka_core::movegen::generate;
 use damka_core::{apply, Move};
 use damka_core::{Position, Variant};
+use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
 use crate::dtc::Conversion;
+use crate::error::GenError;
 use crate::exits::ExitCache;
 use crate::solve::{back, Group, Metric, Unit};
-use crate::store::ValueSource;
+use crate::store::{compressed_values_block, ValueSource};
 
 /// Positions evaluated together by one thread inside a layer.
 const CHUNK: usize = 1024;
 
+/// The counted DTC table's kind: its blocks are compressed as they fill.
+const KIND: ValueKind = ValueKind::CountedDtc;
+
+/// The layered values of a group (see the module docs), as the counted DTC
+/// tables of its slices hold them (`damka_probe::limits::Counted`, without a
+/// conditional counter): `D(p, c)` at entry `index * resettable + c`.
+///
+/// `D(p, c)` for every layer takes `resettable` values per position, dozens of
+/// times the group itself, so it is never held whole: each block of the table is
+/// compressed as soon as the units that fill it are solved (most blocks lie in one
+/// unit), and only `D(p, 0)`, which man moves into other units read, stays in
+/// memory. The blocks are the bytes the table writer would make from the whole
+/// vector.
+pub(crate) struct LayeredValues {
+    /// Per slot: `D(p, 0)` by index, raw.
+    fresh: Vec<Vec<u16>>,
+    /// Per slot: the counted table's compressed blocks, in order.
+    blocks: Vec<Vec<Vec<u8>>>,
+    /// Layers per position: the resettable counter's limit.
+    layers: usize,
+}
+
+impl LayeredValues {
+    /// `D(p, 0)` of every position of slot `slot`, raw, by index.
+    pub(crate) fn fresh(&self, slot: usize) -> &[u16] {
+        &self.fresh[slot]
+    }
+
+    /// The entries of slot `slot`'s counted table and its compressed blocks.
+    pub(crate) fn table(&self, slot: usize) -> (usize, &[Vec<u8>]) {
+        (self.fresh[slot].len() * self.layers, &self.blocks[slot])
+    }
+}
+
 /// `D(p, c)` (see the module docs) for every position of a group whose DTC values
-/// are solved and every layer `c < resettable`, as raw [`Dtc`] values, one vector
-/// per slot of the group, position by position: `D(p, c)` at `index * resettable +
-/// c`. These are the entries of the counted DTC tables of such a material
-/// (`damka_probe::limits::Counted`, without a conditional counter).
+/// are solved and every layer `c < resettable`.
 pub(crate) fn phase_values<V: Variant>(
     group: &Group<V, Conversion<V>>,
     resettable: u32,
-) -> Vec<Vec<u16>> {
-    let values: Vec<Vec<AtomicU16>> = group
+) -> Result<LayeredValues, GenError> {
+    let fresh: Vec<Vec<AtomicU16>> = group
         .slots
         .iter()
         .map(|slot| {
-            let n = slot.values.len() * resettable as usize;
-            let mut values = Vec::with_capacity(n);
-            values.resize_with(n, || AtomicU16::new(0));
+            let mut values = Vec::with_capacity(slot.values.len());
+            values.resize_with(slot.values.len(), || AtomicU16::new(0));
             values
         })
+        .collect();
+    let blocks: Vec<TableBlocks> = group
+        .slots
+        .iter()
+        .map(|slot| TableBlocks::new(slot.values.len() * resettable as usize))
         .collect();
     let layers = Layers {
         group,
         resettable,
-        values: &values,
+        fresh: &fresh,
+        blocks: &blocks,
     };
     for sub in group.slots[0].indexer.sub_slices() {
         group
             .units(sub.key)
             .par_iter()
-            .for_each(|unit| layers.solve_unit(unit));
+            .try_for_each(|unit| layers.solve_unit(unit))?;
     }
-    values
+    let blocks = blocks
         .into_iter()
-        .map(|values| values.into_iter().map(AtomicU16::into_inner).collect())
-        .collect()
+        .map(TableBlocks::into_blocks)
+        .collect::<Result<_, _>>()?;
+    Ok(LayeredValues {
+        fresh: fresh
+            .into_iter()
+            .map(|values| values.into_iter().map(AtomicU16::into_inner).collect())
+            .collect(),
+        blocks,
+        layers: resettable as usize,
+    })
+}
+
+/// The blocks of one counted table while its units are solved.
+struct TableBlocks {
+    /// Entries of the table.
+    entries: usize,
+    /// Per block: its entries so far, then its compressed bytes once full.
+    blocks: Vec<Mutex<Block>>,
+}
+
+/// One block of a counted table.
+enum Block {
+    /// Waiting for entries: the parts given so far, each its first entry within
+    /// the block, its length and its entries compressed at [`PART_LEVEL`]
+    /// (a unit's entries often end inside a block whose other part belongs to a
+    /// unit solved much later, so parts wait compressed); and how many entries
+    /// they hold.
+    Filling(Vec<(usize, usize, Vec<u8>)>, usize),
+    /// Full, compressed.
+    Done(Vec<u8>),
+}
+
+/// The zstd level of the parts of blocks that wait for their other parts: fast.
+const PART_LEVEL: i32 = 1;
+
+impl TableBlocks {
+    fn new(entries: usize) -> TableBlocks {
+        let blocks = entries.div_ceil(KIND.block_entries() as usize);
+        TableBlocks {
+            entries,
+            blocks: (0..blocks)
+                .map(|_| Mutex::new(Block::Filling(Vec::new(), 0)))
+                .collect(),
+        }
+    }
+
+    /// The entries of block `block`.
+    fn block_range(&self, block: usize) -> std::ops::Range<usize> {
+        let per_block = KIND.block_entries() as usize;
+        block * per_block..((block + 1) * per_block).min(self.entries)
+    }
+
+    /// Gives the entries from `start` on, compressing every block they fill.
+    fn put(&self, start: usize, values: &[u16]) -> Result<(), GenError> {
+        let per_block = KIND.block_entries() as usize;
+        let end = start + values.len();
+        let mut at = start;
+        while at < end {
+            let block = at / per_block;
+            let range = self.block_range(block);
+            let upto = range.end.min(end);
+            let part = &values[at - start..upto - start];
+            if part.len() == range.len() {
+                let done = Block::Done(compress(part)?);
+                *self.blocks[block].lock().unwrap_or_else(|e| e.into_inner()) = done;
+            } else {
+                let packed = compress_part(part)?;
+                let mut slot = self.blocks[block].lock().unwrap_or_else(|e| e.into_inner());
+                if let Block::Filling(parts, filled) = &mut *slot {
+                    parts.push((at - range.start, part.len(), packed));
+                    *filled += part.len();
+                    if *filled == range.len() {
+                        let whole = assemble(parts, range.len())?;
+                        *slot = Block::Done(compress(&whole)?);
+                    }
+                }
+            }
+            at = upto;
+        }
+        Ok(())
+    }
+
+    /// The compressed blocks, every one of which must be full.
+    fn into_blocks(self) -> Result<Vec<Vec<u8>>, GenError> {
+        self.blocks
+            .into_iter()
+            .enumerate()
+            .map(
+                |(i, block)| match block.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                    Block::Done(bytes) => Ok(bytes),
+                    Block::Filling(..) => Err(GenError::Layered(format!(
+                        "block {i} of a counted table was left unfilled"
+                    ))),
+                },
+            )
+            .collect()
+    }
+}
+
+/// A part of a block, compressed while it waits.
+fn compress_part(values: &[u16]) -> Result<Vec<u8>, GenError> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    damka_formats::table::compress(&bytes, PART_LEVEL)
+        .map_err(|e| GenError::Layered(format!("compressing a block's part: {e}")))
+}
+
+/// The `len` entries of a block from its waiting `parts`.
+fn assemble(parts: &[(usize, usize, Vec<u8>)], len: usize) -> Result<Vec<u16>, GenError> {
+    let mut whole = vec![0u16; len];
+    for (first, count, packed) in parts {
+        let bytes = damka_formats::table::decompress(packed, 2 * count)
+            .map_err(|e| GenError::Layered(format!("a block's part: {e}")))?;
+        if bytes.len() != 2 * count {
+            return Err(GenError::Layered("a block's part lost entries".into()));
+        }
+        for (value, pair) in whole[*first..first + count]
+            .iter_mut()
+            .zip(bytes.chunks_exact(2))
+        {
+            *value = u16::from_le_bytes([pair[0], pair[1]]);
+        }
+    }
+    Ok(whole)
+}
+
+/// One counted table block, compressed as the table writer does it.
+fn compress(values: &[u16]) -> Result<Vec<u8>, GenError> {
+    compressed_values_block(KIND, values)
+        .map_err(|e| GenError::Layered(format!("compressing a block: {e}")))
 }
 
 /// The value under the rules with fresh counters of a position whose `D(p, 0)` is
@@ -91,14 +257,17 @@ pub(crate) fn fresh_rule_value(theory: Wdl, fresh: Dtc, unbreakable: u32) -> Rul
 struct Layers<'a, V: Variant> {
     group: &'a Group<V, Conversion<V>>,
     resettable: u32,
-    /// `D(p, c)` by slot, at `index * resettable + c`, written as units finish.
-    values: &'a [Vec<AtomicU16>],
+    /// `D(p, 0)` by slot and index, written as units finish.
+    fresh: &'a [Vec<AtomicU16>],
+    /// The counted tables' blocks by slot, given each unit's values as it finishes.
+    blocks: &'a [TableBlocks],
 }
 
 impl<V: Variant> Layers<'_, V> {
-    fn solve_unit(&self, unit: &Unit) {
+    fn solve_unit(&self, unit: &Unit) -> Result<(), GenError> {
         let k = self.group.block_size() as usize;
         let n = k * unit.count;
+        let layers = self.resettable as usize;
         let dtc: Vec<Dtc> = (0..n)
             .map(|local| {
                 let (slot, index) = self.global(unit, local);
@@ -112,6 +281,8 @@ impl<V: Variant> Layers<'_, V> {
             .map(|&v| if v == Dtc::loss(0) { v } else { Dtc::DRAW })
             .collect();
         let mut layer = vec![Dtc::DRAW; n];
+        // The unit's entries of the counted tables: `D(p, c)` at `local * layers + c`.
+        let mut rows = vec![0u16; n * layers];
         for c in (0..self.resettable).rev() {
             let room = self.resettable - c;
             layer
@@ -130,12 +301,19 @@ impl<V: Variant> Layers<'_, V> {
                     }
                 });
             for (local, value) in layer.iter().enumerate() {
-                let (slot, index) = self.global(unit, local);
-                let at = index * self.resettable as usize + c as usize;
-                self.values[slot][at].store(value.raw(), Ordering::Relaxed);
+                rows[local * layers + c as usize] = value.raw();
             }
             std::mem::swap(&mut above, &mut layer);
         }
+        for (block, &(slot, men)) in unit.blocks.iter().take(unit.count).enumerate() {
+            let first = men as usize * k;
+            for (i, fresh) in self.fresh[slot][first..first + k].iter().enumerate() {
+                fresh.store(rows[(block * k + i) * layers], Ordering::Relaxed);
+            }
+            let entries = &rows[block * k * layers..(block + 1) * k * layers];
+            self.blocks[slot].put(first * layers, entries)?;
+        }
+        Ok(())
     }
 
     /// `(slot, index)` of a unit-local index.
@@ -172,8 +350,8 @@ impl<V: Variant> Layers<'_, V> {
                     above[self.group.local(unit, partner_block, &next)]
                 } else {
                     let target = &self.group.slots[partner_slot];
-                    let at = target.indexer.index(&next) as usize * self.resettable as usize;
-                    Dtc::from_raw(self.values[partner_slot][at].load(Ordering::Relaxed))
+                    let at = target.indexer.index(&next) as usize;
+                    Dtc::from_raw(self.fresh[partner_slot][at].load(Ordering::Relaxed))
                 };
                 back((value.wdl(), value.distance().unwrap_or(0)))
             };

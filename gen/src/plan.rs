@@ -16,7 +16,7 @@ use damka_formats::table::{rule_table_file_name, table_file_name, TableHeader, V
 use damka_probe::limits::{RuleSet, RuleTablebase};
 use damka_probe::Tablebase;
 
-use crate::budget::{group_need, group_need_general, mib};
+use crate::budget::{group_need, mib, rule_group_need};
 use crate::build::groups;
 use crate::error::GenError;
 
@@ -27,15 +27,6 @@ pub const TABLE_POSITIONS_PER_CPU_SECOND: f64 = 1.0e6;
 /// The same for the rule tables (DTC, RWDL, DTZ), which solve each group once
 /// per counter layer: slower, by the Russian ≤ 6 rule build.
 pub const RULE_POSITIONS_PER_CPU_SECOND: f64 = 0.2e6;
-/// Extra bytes per position of a rule task whose material has counted DTC
-/// tables (R3's materials: a value per position, R3 count and layer while they
-/// are solved): the Russian `2M1K-0M1K` group, 657,720 positions, peaked at about
-/// 1 GB.
-const COUNTED_BYTES_PER_POSITION: u64 = 1600;
-/// Extra bytes per position and layer of a rule task whose material has counted
-/// DTC tables without a conditional counter (`crate::layers`: a 2-byte value per
-/// position and layer while they are solved, and again as they are written).
-const LAYERED_BYTES_PER_LAYER: u64 = 4;
 /// Slurm's `--mem` is the estimate plus this share, for allocator slack.
 const MEMORY_MARGIN_SHARE: u64 = 8;
 
@@ -255,19 +246,11 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
         for &head in &heads {
             let slices = group_slices(head);
             let zeroing = rules.phase(head.material())?.zeroing(set);
-            let need = group_need_general::<V>(head, threads)?;
             let positions = group_positions::<V>(&slices)?;
-            // The rule build keeps the group in memory with two tables of each
-            // dependency (DTC and RWDL) and the group's own RWDL codes.
-            let mut memory = need.resident + need.dependencies + 4 * positions;
+            let memory = rule_group_need(&rules, head, threads)?;
             let mut kinds = vec![ValueKind::RuleWdl];
-            if let Some(plan) = rules.counted_plan(head.material())? {
+            if rules.counted_plan(head.material())?.is_some() {
                 kinds.push(ValueKind::CountedDtc);
-                memory += positions
-                    * match plan.cond() {
-                        Some(_) => COUNTED_BYTES_PER_POSITION,
-                        None => LAYERED_BYTES_PER_LAYER * u64::from(plan.layer_limit()),
-                    };
             }
             if zeroing {
                 kinds.push(ValueKind::Dtz);
@@ -282,7 +265,13 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
                 .map(|name| dir.join(name))
                 .collect();
             let mut args = common(head);
-            args.extend(["--rules".to_string(), spec.clone(), "--quiet".into()]);
+            args.extend([
+                "--rules".to_string(),
+                spec.clone(),
+                "--memory".to_string(),
+                format!("{}M", mib(memory)),
+                "--quiet".into(),
+            ]);
             let mut depends_on = waits_for(head, &head_of, &planned, rule_id);
             if planned.contains(&table_id(head)) {
                 depends_on.insert(0, table_id(head));

@@ -9,7 +9,9 @@
 //! The game-theoretic tables of the same slices must be built first:
 //! [`build_rules`] builds whatever of them is missing. Groups whose rule tables
 //! are there already are skipped, and a group with RWDL tables but no DTZ tables
-//! gets only those, so an interrupted build resumes.
+//! gets only those, so an interrupted build resumes. The build keeps each group
+//! in memory; a memory budget too small for some group is refused before
+//! anything is built ([`crate::budget::rule_group_need`]).
 
 use std::time::Instant;
 
@@ -20,6 +22,7 @@ use damka_probe::ProbeError;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
+use crate::budget::{default_budget, mib, rule_group_need};
 use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
 use crate::counted;
 use crate::dtc::Dependency;
@@ -52,7 +55,6 @@ pub fn build_rules<V: Variant>(
     let set = &options.set;
     set.validate()
         .map_err(|e| ProbeError::InvalidRuleSet(e.to_string()))?;
-    build::<V>(tables, &mut |_| {})?;
     let order = build_order::<V>(tables.max_pieces);
     let heads = match tables.only {
         Some(slice) => vec![slice],
@@ -62,6 +64,7 @@ pub fn build_rules<V: Variant>(
     let store = FileStore::new(rules.tablebase().dir(), V::KIND)?;
     let fingerprint = set.fingerprint();
     let mut report = BuildReport::default();
+    let mut todo = Vec::new();
     for head in heads {
         let zeroing = rules.phase(head.material())?.zeroing(set);
         let counted = rules.counted_plan(head.material())?.is_some();
@@ -71,8 +74,22 @@ pub fn build_rules<V: Variant>(
         let complete = |s: Slice| own(s) && (!zeroing || done(s, ValueKind::Dtz));
         if complete(head) && complete(head.mirror()) {
             report.skipped += if head.is_self_mirror() { 1 } else { 2 };
-            continue;
+        } else {
+            todo.push(Pending {
+                head,
+                zeroing,
+                own_done: own(head) && own(head.mirror()),
+            });
         }
+    }
+    check_budget(&rules, tables.memory, &todo)?;
+    build::<V>(tables, &mut |_| {})?;
+    for Pending {
+        head,
+        zeroing,
+        own_done,
+    } in todo
+    {
         let started = Instant::now();
         let mut deps = Vec::new();
         for dep in dependencies(head) {
@@ -83,7 +100,7 @@ pub fn build_rules<V: Variant>(
             ));
         }
         let exits: Vec<_> = deps.iter().map(|(m, _, rwdl)| (*m, rwdl.clone())).collect();
-        let (positions, slices, fresh) = if own(head) && own(head.mirror()) {
+        let (positions, slices, fresh) = if own_done {
             let mut own = Vec::new();
             for slice in group_slices(head) {
                 let table = rules.table(slice, ValueKind::RuleWdl)?;
@@ -106,6 +123,51 @@ pub fn build_rules<V: Variant>(
         report.record(BuiltGroup::in_memory(slices, positions, started), on_group);
     }
     Ok(report)
+}
+
+/// A group whose rule tables are (partly) missing.
+struct Pending {
+    /// The group's head.
+    head: Slice,
+    /// Whether its material has DTZ tables.
+    zeroing: bool,
+    /// Whether its DTC, RWDL and counted tables are there (only DTZ is missing).
+    own_done: bool,
+}
+
+/// Fails at once, naming the smallest budget that works, if the rule tables of
+/// some group of `todo` (heads) cannot be built inside the memory ceiling
+/// `memory` (or the default): the rule build does not spill.
+fn check_budget<V: Variant>(
+    rules: &RuleTablebase<V>,
+    memory: Option<u64>,
+    todo: &[Pending],
+) -> Result<(), GenError> {
+    let (limit, origin) = match memory {
+        Some(bytes) => (bytes, "--memory"),
+        None => match default_budget() {
+            Some(bytes) => (bytes, "the available memory less a margin"),
+            None => return Ok(()),
+        },
+    };
+    let threads = rayon::current_num_threads();
+    let mut worst: Option<(Slice, u64)> = None;
+    for &Pending { head, .. } in todo {
+        let need = rule_group_need(rules, head, threads)?;
+        if worst.is_none_or(|(_, w)| need > w) {
+            worst = Some((head, need));
+        }
+    }
+    match worst {
+        Some((head, need)) if need > limit => Err(GenError::RuleMemoryBudget {
+            slice: head.name(),
+            needed_mib: mib(need),
+            budget_mib: mib(limit),
+            origin,
+            smallest_mib: mib(need),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The slices of the solve group of `head`: itself and its mirror.
@@ -144,7 +206,9 @@ fn phase_tables<V: Variant>(
             reason: "the counters in force differ between the slice and its mirror".into(),
         });
     }
-    let counted = layered.map(|(resettable, _)| layers::phase_values(&group, resettable));
+    let counted = layered
+        .map(|(resettable, _)| layers::phase_values(&group, resettable))
+        .transpose()?;
     let mut solved = Vec::new();
     for slot in group.into_slots() {
         let slice = slot.slice();
@@ -166,11 +230,11 @@ fn phase_tables<V: Variant>(
     let mut codes = Vec::new();
     for (s, (slice, dtc)) in solved.iter().enumerate() {
         let values = match (&counted, layered) {
-            (Some(counted), Some((resettable, unbreakable))) => {
+            (Some(counted), Some((_, unbreakable))) => {
+                let (entries, blocks) = counted.table(s);
                 let kind = ValueKind::CountedDtc;
-                store.write_rule_table(*slice, &set.name, fingerprint, kind, &counted[s])?;
-                let layers = resettable as usize;
-                layered_rule_values(rules, *slice, &counted[s], layers, unbreakable)?
+                store.write_rule_blocks(*slice, (&set.name, fingerprint), kind, entries, blocks)?;
+                layered_rule_values(rules, *slice, counted.fresh(s), unbreakable)?
             }
             _ => rule_values(rules, *slice, dtc)?,
         };
@@ -192,22 +256,20 @@ fn layered_limits<V: Variant>(
     Ok(if limits == mirror { limits } else { None })
 }
 
-/// The RWDL code of every position of `slice` from its layered values `values`
-/// (`D(p, c)` of `crate::layers`, `layers` per position, `D(p, 0)` first) when
-/// the phase may last `unbreakable` plies.
+/// The RWDL code of every position of `slice` from `D(p, 0)` of its layered
+/// values (`crate::layers`), `fresh`, when the phase may last `unbreakable`
+/// plies.
 fn layered_rule_values<V: Variant>(
     rules: &RuleTablebase<V>,
     slice: Slice,
-    values: &[u16],
-    layers: usize,
+    fresh: &[u16],
     unbreakable: u32,
 ) -> Result<Vec<u16>, GenError> {
     let theory = rules.tablebase().slice_table(slice)?;
-    Ok(values
-        .par_chunks(layers)
+    Ok(fresh
+        .par_iter()
         .enumerate()
-        .map(|(i, states)| {
-            let raw = states[0];
+        .map(|(i, &raw)| {
             let wdl = theory.get(i as u64).wdl();
             layers::fresh_rule_value(wdl, Dtc::from_raw(raw), unbreakable).code()
         })

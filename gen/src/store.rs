@@ -189,6 +189,29 @@ impl FileStore {
         })
     }
 
+    /// Writes the `kind` table of `slice` under the rule set called `rules`,
+    /// like [`FileStore::write_rule_table`], from its blocks compressed already
+    /// by [`compressed_values_block`], in order: `entries` entries in all.
+    pub fn write_rule_blocks(
+        &self,
+        slice: Slice,
+        (rules, fingerprint): (&str, u64),
+        kind: ValueKind,
+        entries: usize,
+        blocks: &[Vec<u8>],
+    ) -> Result<(), GenError> {
+        let path = self.dir.join(rule_table_file_name(slice, rules, kind));
+        if blocks.len() != entries.div_ceil(kind.block_entries() as usize) {
+            return Err(GenError::Write {
+                path,
+                message: format!("{} blocks for {entries} entries", blocks.len()),
+            });
+        }
+        self.write_blocks(&path, (slice, kind, fingerprint), entries, &|block| {
+            Ok(blocks[block].clone())
+        })
+    }
+
     /// Whether the rule table of `kind` of `slice` under `rules` is there.
     pub fn contains_rule_table(&self, slice: Slice, rules: &str, kind: ValueKind) -> bool {
         self.dir
@@ -206,6 +229,25 @@ impl FileStore {
         entries: usize,
         encode: &(dyn Fn(Range<usize>) -> Result<Vec<u8>, GenError> + Sync),
     ) -> Result<(), GenError> {
+        let per_block = kind.block_entries() as usize;
+        self.write_blocks(path, (slice, kind, rules), entries, &|block| {
+            let range = block * per_block..((block + 1) * per_block).min(entries);
+            compress(&encode(range)?, kind.zstd_level()).map_err(|e| GenError::Write {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })
+        })
+    }
+
+    /// Writes one file at `path` through a temporary file and a rename, its
+    /// `entries` entries in the compressed blocks that `block` makes by number.
+    fn write_blocks(
+        &self,
+        path: &Path,
+        (slice, kind, rules): (Slice, ValueKind, u64),
+        entries: usize,
+        block: &(dyn Fn(usize) -> Result<Vec<u8>, GenError> + Sync),
+    ) -> Result<(), GenError> {
         let path = path.to_path_buf();
         let temporary = path.with_extension("dkt.tmp");
         let fail = |e: std::io::Error| GenError::Write {
@@ -222,10 +264,7 @@ impl FileStore {
             let last = (first + BATCH_BLOCKS).min(blocks);
             let compressed: Vec<Vec<u8>> = (first..last)
                 .into_par_iter()
-                .map(|block| {
-                    let range = block * per_block..((block + 1) * per_block).min(entries);
-                    compress(&encode(range)?, kind.zstd_level()).map_err(fail)
-                })
+                .map(block)
                 .collect::<Result<_, _>>()?;
             for block in &compressed {
                 writer.push_block(block).map_err(fail)?;
@@ -263,6 +302,12 @@ impl FileStore {
             _ => Ok(()),
         }
     }
+}
+
+/// One block of a table of raw `u16` values of `kind` (DTC, RWDL, DTZ, counted
+/// DTC, MTC), encoded and compressed as [`FileStore`] writes it.
+pub fn compressed_values_block(kind: ValueKind, values: &[u16]) -> std::io::Result<Vec<u8>> {
+    compress(&encode_dtw(values), kind.zstd_level())
 }
 
 /// The packed WDL block of the entries `range`.
