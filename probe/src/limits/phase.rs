@@ -408,6 +408,46 @@ mod tests {
     }
 
     #[test]
+    fn fmjd_chains_decide_every_count_a_game_can_reach() {
+        // I2's and I3's classes begin with a capture or a promotion, both of which
+        // restart I1, and I2 and I3 count every ply after, so in a game I1's count
+        // never exceeds the class's. I1's 50 plies then never bind before I2's 32
+        // or I3's 10: the DTC value decides. Only counts no game reaches (I1 ahead
+        // of the class's count by more than the limits differ) leave it open.
+        let set = presets::fmjd();
+        let id = |name: &str| set.counters.iter().position(|c| c.id == name).unwrap();
+        let (i1, i2, i3) = (id("I1"), id("I2"), id("I3"));
+        for (m, class) in [
+            (material(2, 1, 0, 1), i2),
+            (material(1, 2, 0, 1), i2),
+            (material(0, 3, 0, 1), i2),
+            (material(1, 1, 0, 1), i3),
+            (material(0, 2, 0, 1), i3),
+        ] {
+            let phase = Phase::of(&set, &m);
+            let class_limit = set.counters[class].limit_plies(&m).unwrap();
+            let kings_limit = set.counters[i1].limit_plies(&m).unwrap();
+            let mut open = 0;
+            for class_count in 0..class_limit {
+                for kings_count in 0..kings_limit {
+                    let mut played = vec![0; set.counters.len()];
+                    played[class] = class_count;
+                    played[i1] = kings_count;
+                    for dtc in (1..=64).flat_map(|d| [Dtc::win(d), Dtc::loss(d)]) {
+                        let verdict = phase.decide(dtc, &played, u32::MAX);
+                        if kings_count <= class_count {
+                            assert_ne!(verdict, Verdict::Search, "{m:?} {played:?} {dtc:?}");
+                        } else if verdict == Verdict::Search {
+                            open += 1;
+                        }
+                    }
+                }
+            }
+            assert_eq!(phase.chained, open > 0, "{m:?}: {open} open");
+        }
+    }
+
+    #[test]
     fn only_materials_with_men_and_kings_on_both_sides_have_dtz() {
         let russian = presets::russian();
         let phase = Phase::of(&russian, &material(1, 1, 0, 1));
