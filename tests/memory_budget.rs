@@ -91,6 +91,15 @@ fn spilled_groups_write_the_same_bytes() {
     }
 }
 
+/// The `--memory` value that a refusal names as the smallest budget that works.
+fn named_budget(err: &str) -> String {
+    err.split("--memory ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the message names a --memory value")
+        .to_string()
+}
+
 #[test]
 fn a_budget_too_small_is_refused_before_building() {
     let tmp = temp_dir("budget-small");
@@ -100,13 +109,7 @@ fn a_budget_too_small_is_refused_before_building() {
     assert!(r.err.contains("memory budget (1 MiB"), "{}", r.err);
     assert!(r.err.contains("the smallest budget"), "{}", r.err);
     // The budget it names works.
-    let smallest = r
-        .err
-        .split("--memory ")
-        .nth(1)
-        .and_then(|rest| rest.split(')').next())
-        .expect("the message names a --memory value")
-        .to_string();
+    let smallest = named_budget(&r.err);
     assert!(!dir.join("russian").exists() || files(&dir).is_empty());
     let r = gen(&dir, &["--memory", &smallest]);
     assert!(r.ok, "{}", r.err);
@@ -138,13 +141,7 @@ fn a_budget_too_small_for_the_rule_tables_is_refused_before_building() {
         r.err
     );
     assert_eq!(files(&dir).len(), tables, "nothing is written");
-    let smallest = r
-        .err
-        .split("--memory ")
-        .nth(1)
-        .and_then(|rest| rest.split(')').next())
-        .expect("the message names a --memory value")
-        .to_string();
+    let smallest = named_budget(&r.err);
     let r = rules(&["--memory", &smallest]);
     assert!(r.ok, "{}", r.err);
     let names: Vec<String> = files(&dir).into_iter().map(|(name, _)| name).collect();

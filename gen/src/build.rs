@@ -296,6 +296,15 @@ impl InFlight<'_> {
     }
 }
 
+/// The memory ceiling in bytes for `--memory` `memory` (or the default, `None`
+/// where the system does not say), and where it comes from, for messages.
+pub(crate) fn ceiling(memory: Option<u64>) -> (Option<u64>, &'static str) {
+    match memory {
+        Some(bytes) => (Some(bytes), "--memory"),
+        None => (default_budget(), "the available memory less a margin"),
+    }
+}
+
 /// The memory ceiling of a build and the check of each group against it.
 pub(crate) struct Budget {
     /// Bytes, or `None` for no ceiling (the system does not say what it has).
@@ -323,10 +332,7 @@ impl Budget {
         threads: usize,
         extra: &dyn Fn(Slice) -> Result<u64, GenError>,
     ) -> Result<Budget, GenError> {
-        let (bytes, source) = match memory {
-            Some(bytes) => (Some(bytes), "--memory"),
-            None => (default_budget(), "the available memory less a margin"),
-        };
+        let (bytes, source) = ceiling(memory);
         let budget = Budget {
             bytes,
             source,

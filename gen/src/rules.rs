@@ -22,8 +22,8 @@ use damka_probe::ProbeError;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
-use crate::budget::{default_budget, mib, rule_group_need};
-use crate::build::{build, groups, BuildOptions, BuildReport, BuiltGroup};
+use crate::budget::{mib, rule_group_need};
+use crate::build::{build, ceiling, groups, BuildOptions, BuildReport, BuiltGroup};
 use crate::counted;
 use crate::dtc::Dependency;
 use crate::error::GenError;
@@ -143,12 +143,8 @@ fn check_budget<V: Variant>(
     memory: Option<u64>,
     todo: &[Pending],
 ) -> Result<(), GenError> {
-    let (limit, origin) = match memory {
-        Some(bytes) => (bytes, "--memory"),
-        None => match default_budget() {
-            Some(bytes) => (bytes, "the available memory less a margin"),
-            None => return Ok(()),
-        },
+    let (Some(limit), origin) = ceiling(memory) else {
+        return Ok(());
     };
     let threads = rayon::current_num_threads();
     let mut worst: Option<(Slice, u64)> = None;
