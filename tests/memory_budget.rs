@@ -1,8 +1,9 @@
 //! The memory budget of `damka gen`: groups solved with their sub-slices spilled
 //! to disk write the same bytes as groups solved in memory, a budget too small
 //! for any group is refused before anything is built (naming the smallest budget
-//! that works; the rule tables' build too), and a build killed in the middle of a group resumes to the same
-//! bytes.
+//! that works; the rule tables' build too), rule groups solved spilled write the
+//! same bytes too, and a build killed in the middle of a group resumes to the
+//! same bytes.
 
 mod common;
 
@@ -148,6 +149,47 @@ fn a_budget_too_small_for_the_rule_tables_is_refused_before_building() {
     assert!(
         names.iter().any(|n| n.ends_with(".russian.rwdl.dkt")),
         "{names:?}"
+    );
+}
+
+#[test]
+fn spilled_rule_groups_write_the_same_bytes() {
+    let gen = |dir: &Path, extra: &[&str]| {
+        let mut args = vec!["gen", "--variant", "russian", "--pieces", "4"];
+        args.extend(["--dir", dir.to_str().unwrap(), "--rules", "russian"]);
+        args.extend(extra);
+        damka(&args, "")
+    };
+    let reference_tmp = temp_dir("budget-rules-reference");
+    let reference = reference_tmp.path().to_path_buf();
+    let r = gen(&reference, &["--quiet"]);
+    assert!(r.ok, "{}", r.err);
+    // Every table but the rule tables of one layered group, men of both sides on
+    // several sub-slices: only that group is left to build.
+    let tmp = temp_dir("budget-rules-spilled");
+    let dir = tmp.path().to_path_buf();
+    std::fs::create_dir_all(dir.join("russian")).unwrap();
+    let left = "1M1K-1M1K.russian.";
+    for (name, bytes) in files(&reference) {
+        if !name.starts_with(left) {
+            std::fs::write(dir.join("russian").join(name), bytes).unwrap();
+        }
+    }
+    // The smallest budget for it is its need with its solves spilled, less than
+    // its need in memory: at that budget it spills, and writes the same bytes.
+    let r = gen(&dir, &["--memory", "1M"]);
+    assert!(!r.ok && r.err.contains("1M1K-1M1K"), "{}", r.err);
+    let smallest = named_budget(&r.err);
+    let r = gen(&dir, &["--memory", &smallest]);
+    assert!(r.ok, "{}", r.err);
+    assert!(
+        r.out.contains("1M1K-1M1K") && r.out.contains("spilled to disk"),
+        "{}",
+        r.out
+    );
+    assert!(
+        files(&dir) == files(&reference),
+        "a spilled rule group differs"
     );
 }
 

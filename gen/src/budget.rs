@@ -13,9 +13,9 @@
 //!   them, which the build checks once they are decoded);
 //! - a fixed allowance for the program, the threads and the table writer.
 //!
-//! The rule tables' build keeps a group in memory (it does not spill), so its
-//! need ([`rule_group_need`]) is the in-memory one, with the tables it reads and
-//! the counted values it holds besides.
+//! The rule tables' build spills its DTC and DTZ solves the same way; its need
+//! ([`rule_group_need`]) counts the tables it reads and the values it holds
+//! besides.
 
 use damka_core::{dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::limits::RuleTablebase;
@@ -186,13 +186,23 @@ pub const LAYERED_BYTES_PER_POSITION: u64 = 2;
 pub const LAYERED_ENTRIES_PER_BYTE: u64 = 16;
 
 /// What building the rule tables of the group headed by `head` under the rule
-/// set of `rules` needs with `threads` threads, in bytes: the group in memory
-/// ([`group_need_general`]) with two tables of each dependency (DTC and RWDL)
-/// decoded at two bytes per position, eight bytes per position of the group (its
-/// game-theoretic values and its own DTC table decoded, its RWDL codes, and the
-/// DTZ solve's fresh codes), the probe's block cache, and its counted values
-/// where the material has counted DTC tables (with layers: `D(p, 0)`, the
-/// compressed table and, per thread, every layer of the unit being solved).
+/// set of `rules` needs with `threads` threads, in bytes, with the group's DTC
+/// and DTZ solves in memory ([`GroupNeed::resident`]) or with their sub-slices
+/// spilled ([`GroupNeed::spilled`]). Beside the solve ([`group_need_general`]),
+/// the build holds two tables of each dependency (DTC and RWDL) decoded at up to
+/// two bytes per position and the probe's block cache, and, at its largest step:
+///
+/// - with counted tables and a conditional counter (R3's materials), the counted
+///   values ([`COUNTED_BYTES_PER_POSITION`]; that solve does not spill);
+/// - with layered counted tables, while the layers are solved, `D(p, 0)`, the
+///   compressed counted table and, per thread, every layer of the unit being
+///   solved; then, while the RWDL tables are written, `D(p, 0)` and a slice's
+///   game-theoretic values decoded;
+/// - otherwise, while the RWDL tables are made: both slices' DTC tables decoded,
+///   and for one slice its game-theoretic values, what the phase analysis
+///   decided and the RWDL codes, seven bytes per position of the group at most;
+/// - with DTZ tables, the group's own RWDL tables decoded beside the DTZ solve.
+///
 /// A quarter more covers the allocator's slack and the cache's overshoot: the
 /// Russian `2M1K-1M1K` group peaked at 606 to 669 MB against 583 MB counted
 /// before that quarter, `1M2K-1M1K` at 395 MB (598 counted), `2M2K-0M1K` at
@@ -201,24 +211,42 @@ pub fn rule_group_need<V: Variant>(
     rules: &RuleTablebase<V>,
     head: Slice,
     threads: usize,
-) -> Result<u64, GenError> {
+) -> Result<GroupNeed, GenError> {
     let need = group_need_general::<V>(head, threads)?;
     let positions = group_positions::<V>(head)?;
-    let mut bytes =
-        need.resident + 3 * need.dependencies + 8 * positions + DEFAULT_CACHE_BYTES as u64;
-    if let Some(plan) = rules.counted_plan(head.material())? {
-        let layers = u64::from(plan.layer_limit());
-        bytes += match plan.cond() {
+    let shared = 3 * need.dependencies + DEFAULT_CACHE_BYTES as u64;
+    let zeroing = if rules.phase(head.material())?.zeroing(rules.set()) {
+        positions
+    } else {
+        0
+    };
+    let step = match rules.counted_plan(head.material())? {
+        Some(plan) => match plan.cond() {
             Some(_) => COUNTED_BYTES_PER_POSITION * positions,
             None => {
+                let layers = u64::from(plan.layer_limit());
                 let unit = need.unit_positions * (2 * layers + 6) * threads as u64;
-                LAYERED_BYTES_PER_POSITION * positions
+                let solving = LAYERED_BYTES_PER_POSITION * positions
                     + (positions * layers).div_ceil(LAYERED_ENTRIES_PER_BYTE)
-                    + unit
+                    + unit;
+                solving.max(LAYERED_BYTES_PER_POSITION * positions + 2 * positions)
             }
-        };
+        },
+        None => 7 * positions,
     }
-    Ok(bytes + bytes / 4)
+    .max(zeroing);
+    let with = |solve: u64| {
+        let bytes = solve + shared + step;
+        bytes + bytes / 4
+    };
+    let spills = rules
+        .counted_plan(head.material())?
+        .is_none_or(|plan| plan.cond().is_none());
+    Ok(GroupNeed {
+        resident: with(need.resident),
+        spilled: with(if spills { need.spilled } else { need.resident }),
+        ..need
+    })
 }
 
 /// Mebibytes, rounded up.

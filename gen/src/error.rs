@@ -45,12 +45,12 @@ pub enum GenError {
         /// The smallest budget for the whole build.
         smallest_mib: u64,
     },
-    /// Building a group's rule tables needs more memory than the budget: that
-    /// build keeps the group, and the counted values of its material, in memory.
+    /// Building a group's rule tables needs more memory than the budget, even
+    /// with its solves spilled to disk.
     #[error(
         "the memory budget ({budget_mib} MiB, from {origin}) is too small for the rule tables: \
-         building those of {slice} needs {needed_mib} MiB (the rule build keeps a group and its \
-         counted values in memory); the smallest budget that builds every group left is \
+         building those of {slice} needs {needed_mib} MiB even with its sub-slices spilled to \
+         disk; the smallest budget that builds every group left is \
          {smallest_mib} MiB (--memory {smallest_mib}M)"
     )]
     RuleMemoryBudget {

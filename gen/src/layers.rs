@@ -29,7 +29,7 @@ use std::sync::Mutex;
 
 use damka_core::movegen::generate;
 use damka_core::{apply, Move};
-use damka_core::{Position, Variant};
+use damka_core::{Position, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
@@ -38,7 +38,7 @@ use crate::dtc::Conversion;
 use crate::error::GenError;
 use crate::exits::ExitCache;
 use crate::solve::{back, Group, Metric, Unit};
-use crate::store::{compressed_values_block, ValueSource};
+use crate::store::{compressed_values_block, FileStore, ValueSource};
 
 /// Positions evaluated together by one thread inside a layer.
 const CHUNK: usize = 1024;
@@ -66,14 +66,19 @@ pub(crate) struct LayeredValues {
 }
 
 impl LayeredValues {
-    /// `D(p, 0)` of every position of slot `slot`, raw, by index.
-    pub(crate) fn fresh(&self, slot: usize) -> &[u16] {
-        &self.fresh[slot]
-    }
-
-    /// The entries of slot `slot`'s counted table and its compressed blocks.
-    pub(crate) fn table(&self, slot: usize) -> (usize, &[Vec<u8>]) {
-        (self.fresh[slot].len() * self.layers, &self.blocks[slot])
+    /// Writes the counted DTC table of each slot (`slices`, in slot order) under
+    /// the rule set `at` (name and fingerprint), freeing its blocks as it goes, and
+    /// returns `D(p, 0)` of every position by slot, raw, by index.
+    pub(crate) fn write(
+        self,
+        store: &FileStore,
+        slices: &[Slice],
+        at: (&str, u64),
+    ) -> Result<Vec<Vec<u16>>, GenError> {
+        for ((slice, blocks), fresh) in slices.iter().zip(self.blocks).zip(&self.fresh) {
+            store.write_rule_blocks(*slice, at, KIND, fresh.len() * self.layers, &blocks)?;
+        }
+        Ok(self.fresh)
     }
 }
 
@@ -214,7 +219,16 @@ impl TableBlocks {
 fn compress_part(values: &[u16]) -> Result<Vec<u8>, GenError> {
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
     damka_formats::table::compress(&bytes, PART_LEVEL)
+        .map(fitted)
         .map_err(|e| GenError::Layered(format!("compressing a block's part: {e}")))
+}
+
+/// `bytes` with no spare capacity: the compressor allocates the worst case,
+/// dozens of times what a counted block takes once compressed, and the blocks
+/// wait in memory until the table is written.
+fn fitted(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes.shrink_to_fit();
+    bytes
 }
 
 /// The `len` entries of a block from its waiting `parts`.
@@ -239,6 +253,7 @@ fn assemble(parts: &[(usize, usize, Vec<u8>)], len: usize) -> Result<Vec<u16>, G
 /// One counted table block, compressed as the table writer does it.
 fn compress(values: &[u16]) -> Result<Vec<u8>, GenError> {
     compressed_values_block(KIND, values)
+        .map(fitted)
         .map_err(|e| GenError::Layered(format!("compressing a block: {e}")))
 }
 
@@ -268,12 +283,14 @@ impl<V: Variant> Layers<'_, V> {
         let k = self.group.block_size() as usize;
         let n = k * unit.count;
         let layers = self.resettable as usize;
-        let dtc: Vec<Dtc> = (0..n)
-            .map(|local| {
-                let (slot, index) = self.global(unit, local);
-                Dtc::from_raw(self.group.slots[slot].values.get(index))
-            })
-            .collect();
+        // The unit's DTC values, read block by block: from memory, or from the
+        // spill file when the group was solved with its sub-slices spilled.
+        let mut dtc = Vec::with_capacity(n);
+        for &(slot, men) in unit.blocks.iter().take(unit.count) {
+            let first = men as usize * k;
+            let (values, _) = self.group.slots[slot].values.read(first..first + k)?;
+            dtc.extend(values.into_iter().map(Dtc::from_raw));
+        }
         // The layer c = resettable: the limit is reached, a draw unless the side to
         // move has no move (then it has lost, which the DTC value says: a loss in 0).
         let mut above: Vec<Dtc> = dtc
@@ -314,13 +331,6 @@ impl<V: Variant> Layers<'_, V> {
             self.blocks[slot].put(first * layers, entries)?;
         }
         Ok(())
-    }
-
-    /// `(slot, index)` of a unit-local index.
-    fn global(&self, unit: &Unit, local: usize) -> (usize, usize) {
-        let k = self.group.block_size() as usize;
-        let (slot, men) = unit.blocks[local / k];
-        (slot, men as usize * k + local % k)
     }
 
     /// `D(p, c)` of the position at `local`, from `above`, the layer `c + 1`.

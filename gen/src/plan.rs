@@ -247,7 +247,10 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
             let slices = group_slices(head);
             let zeroing = rules.phase(head.material())?.zeroing(set);
             let positions = group_positions::<V>(&slices)?;
-            let memory = rule_group_need(&rules, head, threads)?;
+            let need = rule_group_need(&rules, head, threads)?;
+            let spilled =
+                options.memory.is_some_and(|m| need.resident > m) && need.spilled < need.resident;
+            let memory = if spilled { need.spilled } else { need.resident };
             let mut kinds = vec![ValueKind::RuleWdl];
             if rules.counted_plan(head.material())?.is_some() {
                 kinds.push(ValueKind::CountedDtc);
@@ -282,7 +285,7 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
                 slices,
                 positions,
                 memory,
-                spilled: false,
+                spilled,
                 cpus: threads,
                 cpu_seconds: positions as f64 / RULE_POSITIONS_PER_CPU_SECOND,
                 args,

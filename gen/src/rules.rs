@@ -9,10 +9,13 @@
 //! The game-theoretic tables of the same slices must be built first:
 //! [`build_rules`] builds whatever of them is missing. Groups whose rule tables
 //! are there already are skipped, and a group with RWDL tables but no DTZ tables
-//! gets only those, so an interrupted build resumes. The build keeps each group
-//! in memory; a memory budget too small for some group is refused before
-//! anything is built ([`crate::budget::rule_group_need`]).
+//! gets only those, so an interrupted build resumes. A group that does not fit
+//! the memory budget in memory is solved with its sub-slices spilled to disk, and
+//! each table is written as soon as it is made; a budget too small for some group
+//! even so is refused before anything is built
+//! ([`crate::budget::rule_group_need`]).
 
+use std::path::Path;
 use std::time::Instant;
 
 use damka_core::{build_order, dependencies, to_fen, Slice, Variant};
@@ -23,7 +26,9 @@ use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
 use crate::budget::{mib, rule_group_need};
-use crate::build::{build, ceiling, groups, BuildOptions, BuildReport, BuiltGroup};
+use crate::build::{
+    build, ceiling, group_positions, groups, BuildOptions, BuildReport, BuiltGroup,
+};
 use crate::counted;
 use crate::dtc::Dependency;
 use crate::error::GenError;
@@ -79,18 +84,25 @@ pub fn build_rules<V: Variant>(
                 head,
                 zeroing,
                 own_done: own(head) && own(head.mirror()),
+                spill: false,
             });
         }
     }
-    check_budget(&rules, tables.memory, &todo)?;
+    check_budget(&rules, tables.memory, &mut todo)?;
     build::<V>(tables, &mut |_| {})?;
     for Pending {
         head,
         zeroing,
         own_done,
+        spill,
     } in todo
     {
         let started = Instant::now();
+        // A reader of its own per group: the tables it decodes whole (the
+        // dependencies', the group's own DTC for the search) are kept for as long
+        // as it lives, so one reader for the whole build would hold every table
+        // built so far.
+        let rules = RuleTablebase::<V>::new(&tables.root, set.clone());
         let mut deps = Vec::new();
         for dep in dependencies(head) {
             deps.push((
@@ -100,27 +112,29 @@ pub fn build_rules<V: Variant>(
             ));
         }
         let exits: Vec<_> = deps.iter().map(|(m, _, rwdl)| (*m, rwdl.clone())).collect();
-        let (positions, slices, fresh) = if own_done {
-            let mut own = Vec::new();
-            for slice in group_slices(head) {
-                let table = rules.table(slice, ValueKind::RuleWdl)?;
-                own.push((slice, table.raw_values().collect::<Vec<_>>()));
-            }
-            let positions = own.iter().map(|(_, codes)| codes.len() as u64).sum();
-            (positions, group_slices(head), own)
-        } else {
-            phase_tables(&rules, &store, head, deps)?
-        };
+        // Sub-slices spill to temporary files beside the tables.
+        let spill_dir = spill.then(|| rules.tablebase().dir());
+        if !own_done {
+            phase_tables(&rules, &store, head, deps, spill_dir)?;
+        }
         if zeroing {
-            let mut group = Group::new(head, Zeroing::dtz(exits, fresh)?)?;
+            // The group's own RWDL tables, which quiet man moves reach, decoded
+            // (one byte per position): written above or by an earlier build.
+            let own = group_slices(head)
+                .into_iter()
+                .map(|slice| Ok((slice, rules.table(slice, ValueKind::RuleWdl)?)))
+                .collect::<Result<_, GenError>>()?;
+            let mut group = Group::with_spill(head, Zeroing::dtz(exits, own)?, spill_dir)?;
             group.solve(&|_| {})?;
             for slot in group.into_slots() {
-                let slice = slot.slice();
-                let (values, _) = slot.into_values()?;
-                store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtz, &values)?;
+                let at = (&set.name[..], fingerprint);
+                store.write_rule_table_from(slot.slice(), at, ValueKind::Dtz, slot.values())?;
             }
         }
-        report.record(BuiltGroup::in_memory(slices, positions, started), on_group);
+        let positions = group_positions::<V>(head)?;
+        let mut built = BuiltGroup::in_memory(group_slices(head), positions, started);
+        built.spilled = spill;
+        report.record(built, on_group);
     }
     Ok(report)
 }
@@ -133,25 +147,30 @@ struct Pending {
     zeroing: bool,
     /// Whether its DTC, RWDL and counted tables are there (only DTZ is missing).
     own_done: bool,
+    /// Whether its DTC and DTZ solves spill their sub-slices to disk, to stay
+    /// inside the memory budget ([`check_budget`]).
+    spill: bool,
 }
 
 /// Fails at once, naming the smallest budget that works, if the rule tables of
-/// some group of `todo` (heads) cannot be built inside the memory ceiling
-/// `memory` (or the default): the rule build does not spill.
+/// some group of `todo` cannot be built inside the memory ceiling `memory` (or
+/// the default) even with its solves spilled; marks the groups that fit only
+/// spilled.
 fn check_budget<V: Variant>(
     rules: &RuleTablebase<V>,
     memory: Option<u64>,
-    todo: &[Pending],
+    todo: &mut [Pending],
 ) -> Result<(), GenError> {
     let (Some(limit), origin) = ceiling(memory) else {
         return Ok(());
     };
     let threads = rayon::current_num_threads();
     let mut worst: Option<(Slice, u64)> = None;
-    for &Pending { head, .. } in todo {
-        let need = rule_group_need(rules, head, threads)?;
-        if worst.is_none_or(|(_, w)| need > w) {
-            worst = Some((head, need));
+    for pending in todo.iter_mut() {
+        let need = rule_group_need(rules, pending.head, threads)?;
+        pending.spill = need.resident > limit && need.spilled < need.resident;
+        if worst.is_none_or(|(_, w)| need.spilled > w) {
+            worst = Some((pending.head, need.spilled));
         }
     }
     match worst {
@@ -175,23 +194,22 @@ pub(crate) fn group_slices(head: Slice) -> Vec<Slice> {
     }
 }
 
-/// The RWDL codes of the group's slices, by slice.
-type GroupCodes = Vec<(Slice, Vec<u16>)>;
-
-/// Builds and writes the DTC and RWDL tables of the group of `head`, whose
-/// dependencies' rule tables are `deps`; returns the group's positions, slices and
-/// RWDL codes.
+/// Builds and writes the DTC and RWDL tables (and the counted DTC tables, where
+/// the material has them) of the group of `head`, whose dependencies' rule tables
+/// are `deps`, with its sub-slices spilled to `spill_dir` if given. Each table is written as soon as it is made and then dropped: the
+/// group's DTC values are written from the solve, the counted blocks once the
+/// layered pass ends, and the RWDL tables one slice at a time.
 fn phase_tables<V: Variant>(
     rules: &RuleTablebase<V>,
     store: &FileStore,
     head: Slice,
     deps: Vec<Dependency<V>>,
-) -> Result<(u64, Vec<Slice>, GroupCodes), GenError> {
+    spill_dir: Option<&Path>,
+) -> Result<(), GenError> {
     let set = rules.set();
-    let fingerprint = set.fingerprint();
+    let at = (&set.name[..], set.fingerprint());
     let metric = Conversion::new(set.clone(), deps);
-    let mut group = Group::new(head, metric)?;
-    let positions = group.positions();
+    let mut group = Group::with_spill(head, metric, spill_dir)?;
     group.solve(&|_| {})?;
     let layered = layered_limits(rules, head)?;
     let plan = rules.counted_plan(head.material())?;
@@ -205,40 +223,39 @@ fn phase_tables<V: Variant>(
     let counted = layered
         .map(|(resettable, _)| layers::phase_values(&group, resettable))
         .transpose()?;
-    let mut solved = Vec::new();
+    let slices: Vec<Slice> = group.slots.iter().map(|slot| slot.slice()).collect();
     for slot in group.into_slots() {
-        let slice = slot.slice();
-        let (values, _) = slot.into_values()?;
-        store.write_rule_table(slice, &set.name, fingerprint, ValueKind::Dtc, &values)?;
-        solved.push((slice, values));
+        store.write_rule_table_from(slot.slice(), at, ValueKind::Dtc, slot.values())?;
     }
     if let Some(plan) = plan.filter(|p| p.cond().is_some()) {
-        let mut codes = Vec::new();
         for (slice, cdtc, rwdl) in counted::counted_tables(rules, head, plan)? {
-            let kind = ValueKind::CountedDtc;
-            store.write_rule_table(slice, &set.name, fingerprint, kind, &cdtc)?;
-            store.write_rule_table(slice, &set.name, fingerprint, ValueKind::RuleWdl, &rwdl)?;
-            codes.push((slice, rwdl));
+            store.write_rule_table(slice, at.0, at.1, ValueKind::CountedDtc, &cdtc)?;
+            store.write_rule_table(slice, at.0, at.1, ValueKind::RuleWdl, &rwdl)?;
         }
-        let slices = codes.iter().map(|(slice, _)| *slice).collect();
-        return Ok((positions, slices, codes));
+        return Ok(());
     }
-    let mut codes = Vec::new();
-    for (s, (slice, dtc)) in solved.iter().enumerate() {
-        let values = match (&counted, layered) {
-            (Some(counted), Some((_, unbreakable))) => {
-                let (entries, blocks) = counted.table(s);
-                let kind = ValueKind::CountedDtc;
-                store.write_rule_blocks(*slice, (&set.name, fingerprint), kind, entries, blocks)?;
-                layered_rule_values(rules, *slice, counted.fresh(s), unbreakable)?
-            }
-            _ => rule_values(rules, *slice, dtc)?,
-        };
-        store.write_rule_table(*slice, &set.name, fingerprint, ValueKind::RuleWdl, &values)?;
-        codes.push((*slice, values));
+    if let (Some(counted), Some((_, unbreakable))) = (counted, layered) {
+        let fresh = counted.write(store, &slices, at)?;
+        for (&slice, fresh) in slices.iter().zip(fresh) {
+            let theory = rules.tablebase().slice_table(slice)?;
+            let kind = ValueKind::RuleWdl;
+            store.write_rule_table_by(slice, at, kind, fresh.len(), &|range| {
+                Ok(range
+                    .map(|i| {
+                        let wdl = theory.get(i as u64).wdl();
+                        let raw = Dtc::from_raw(fresh[i]);
+                        layers::fresh_rule_value(wdl, raw, unbreakable).code()
+                    })
+                    .collect())
+            })?;
+        }
+        return Ok(());
     }
-    let slices = codes.iter().map(|(slice, _)| *slice).collect();
-    Ok((positions, slices, codes))
+    for slice in slices {
+        let values = rule_values(rules, slice)?;
+        store.write_rule_table(slice, at.0, at.1, ValueKind::RuleWdl, &values)?;
+    }
+    Ok(())
 }
 
 /// The limits of the layered pass (`crate::layers`) when it decides the group of
@@ -252,51 +269,26 @@ fn layered_limits<V: Variant>(
     Ok(if limits == mirror { limits } else { None })
 }
 
-/// The RWDL code of every position of `slice` from `D(p, 0)` of its layered
-/// values (`crate::layers`), `fresh`, when the phase may last `unbreakable`
-/// plies.
-fn layered_rule_values<V: Variant>(
-    rules: &RuleTablebase<V>,
-    slice: Slice,
-    fresh: &[u16],
-    unbreakable: u32,
-) -> Result<Vec<u16>, GenError> {
-    let theory = rules.tablebase().slice_table(slice)?;
-    Ok(fresh
-        .par_iter()
-        .enumerate()
-        .map(|(i, &raw)| {
-            let wdl = theory.get(i as u64).wdl();
-            layers::fresh_rule_value(wdl, Dtc::from_raw(raw), unbreakable).code()
-        })
-        .collect())
-}
-
 /// Positions searched together, sharing one memo.
 const SEARCH_BATCH: usize = 4096;
 /// Search states allowed for one position before the build stops with an error.
 const SEARCH_NODES: u64 = 50_000_000;
 
-/// The RWDL code of every position of `slice`, whose DTC values are `dtc`: from
-/// the phase analysis where it decides, else by the search of the probe (which
-/// reads the slice's DTC table, written already).
-fn rule_values<V: Variant>(
-    rules: &RuleTablebase<V>,
-    slice: Slice,
-    dtc: &[u16],
-) -> Result<Vec<u16>, GenError> {
+/// The RWDL code of every position of `slice`, whose DTC table is written: from
+/// the phase analysis where it decides, else by the search of the probe.
+fn rule_values<V: Variant>(rules: &RuleTablebase<V>, slice: Slice) -> Result<Vec<u16>, GenError> {
     let theory = rules.tablebase().slice_table(slice)?;
     let set = rules.set();
     let phase = rules.phase(slice.material())?;
     // The search reads the DTC tables of the slice and its mirror at every step:
-    // decoded whole, once.
-    rules.table(slice, ValueKind::Dtc)?;
+    // decoded whole, once (the phase analysis reads the slice's from it too).
+    let dtc = rules.table(slice, ValueKind::Dtc)?;
     rules.table(slice.mirror(), ValueKind::Dtc)?;
     let indexer = theory.indexer();
-    let decided: Vec<Option<Wdl>> = dtc
-        .par_iter()
+    let decided: Vec<Option<Wdl>> = (0..dtc.len())
+        .into_par_iter()
         .map(
-            |&raw| match phase.decide(Dtc::from_raw(raw), &[], u32::MAX) {
+            |i| match phase.decide(Dtc::from_raw(dtc.raw_at(i)), &[], u32::MAX) {
                 Verdict::Decided(ruled, _, _) => Some(ruled),
                 Verdict::Search => None,
             },

@@ -137,6 +137,42 @@ impl FileStore {
         self.write_values(&path, slice, kind, fingerprint, values)
     }
 
+    /// Writes the `kind` table of `slice` under the rule set `rules` (name and
+    /// fingerprint), like [`FileStore::write_rule_table`], reading the values
+    /// range by range from `values` (a solve's values, never copied whole).
+    pub fn write_rule_table_from(
+        &self,
+        slice: Slice,
+        rules: (&str, u64),
+        kind: ValueKind,
+        values: &dyn ValueSource,
+    ) -> Result<(), GenError> {
+        self.write_rule_table_by(slice, rules, kind, values.len(), &|range| {
+            Ok(values.read(range)?.0)
+        })
+    }
+
+    /// Writes the `kind` table of `slice` under the rule set `rules` (name and
+    /// fingerprint), `entries` raw `u16` values, which `values` makes range by
+    /// range: a table computed from others is never held whole.
+    pub fn write_rule_table_by(
+        &self,
+        slice: Slice,
+        (rules, fingerprint): (&str, u64),
+        kind: ValueKind,
+        entries: usize,
+        values: &(dyn Fn(Range<usize>) -> Result<Vec<u16>, GenError> + Sync),
+    ) -> Result<(), GenError> {
+        self.write_file(
+            &self.dir.join(rule_table_file_name(slice, rules, kind)),
+            slice,
+            kind,
+            fingerprint,
+            entries,
+            &|range| Ok(encode_dtw(&values(range)?)),
+        )
+    }
+
     /// Writes the `kind` table of `slice` that no rule set qualifies (an
     /// [`ValueKind::Mtc`] one), encoded as DTW entries are: one raw `u16` per
     /// index.

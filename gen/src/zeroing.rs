@@ -30,43 +30,22 @@ pub(crate) struct Zeroing<V: Variant> {
     exits: Vec<(Material, Arc<SliceTable<V>>)>,
     /// Where in `exits` a conversion leads.
     targets: Exits<V>,
-    /// The stored codes of the group's own slices, which quiet man moves reach.
-    own: Vec<(SliceIndexer<V>, Own<V>)>,
+    /// The decoded tables of the group's own slices, which quiet man moves reach.
+    own: Vec<(SliceIndexer<V>, Arc<SliceTable<V>>)>,
     /// The outcome, for its side to move, of a position whose stored code is
     /// given: how the tables of `exits` and `own` are read.
     outcome: fn(u16) -> Wdl,
 }
 
-/// The group's own values that a quiet man move reaches: codes in memory, or
-/// a decoded table (one byte per position where the values fit).
-enum Own<V: Variant> {
-    /// One code per index.
-    Codes(Vec<u16>),
-    /// The slice's decoded table.
-    Table(Arc<SliceTable<V>>),
-}
-
-impl<V: Variant> Own<V> {
-    /// The code at `index`.
-    #[inline]
-    fn raw_at(&self, index: usize) -> u16 {
-        match self {
-            Own::Codes(codes) => codes[index],
-            Own::Table(table) => table.raw_at(index),
-        }
-    }
-}
-
 impl<V: Variant> Zeroing<V> {
     /// The DTZ metric, over the dependencies' RWDL tables `exits` and the group's
-    /// own RWDL codes `own`: a zeroing move must reach a position won under the
-    /// rules with fresh counters.
+    /// own decoded RWDL tables `own`: a zeroing move must reach a position won
+    /// under the rules with fresh counters.
     pub(crate) fn dtz(
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
-        own: Vec<(Slice, Vec<u16>)>,
+        own: Vec<(Slice, Arc<SliceTable<V>>)>,
     ) -> Result<Zeroing<V>, GenError> {
-        let own = own.into_iter().map(|(s, codes)| (s, Own::Codes(codes)));
-        Zeroing::new(exits, own.collect(), |code| {
+        Zeroing::new(exits, own, |code| {
             RuleWdl::from_code(code).map_or(Wdl::Draw, RuleWdl::ruled)
         })
     }
@@ -80,19 +59,19 @@ impl<V: Variant> Zeroing<V> {
     ) -> Result<Zeroing<V>, GenError> {
         let own = own
             .into_iter()
-            .map(|table| (table.indexer().slice(), Own::Table(table)));
+            .map(|table| (table.indexer().slice(), table));
         Zeroing::new(exits, own.collect(), |raw| Value::from_raw(raw).wdl())
     }
 
     /// The metric over `exits` and `own`, whose stored codes `outcome` reads.
     fn new(
         exits: Vec<(Material, Arc<SliceTable<V>>)>,
-        own: Vec<(Slice, Own<V>)>,
+        own: Vec<(Slice, Arc<SliceTable<V>>)>,
         outcome: fn(u16) -> Wdl,
     ) -> Result<Zeroing<V>, GenError> {
         let own = own
             .into_iter()
-            .map(|(slice, codes)| Ok((SliceIndexer::new(slice)?, codes)))
+            .map(|(slice, table)| Ok((SliceIndexer::new(slice)?, table)))
             .collect::<Result<_, GenError>>()?;
         let targets = Exits::new(exits.iter().map(|(_, t)| t.indexer().clone()).collect());
         Ok(Zeroing {
