@@ -170,8 +170,7 @@ fn verification_rederives_the_counted_tables() {
     store
         .write_rule_table(
             slice,
-            &set.name,
-            set.fingerprint(),
+            (&set.name, set.fingerprint()),
             ValueKind::CountedDtc,
             &values,
         )

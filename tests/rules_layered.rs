@@ -134,7 +134,7 @@ fn verification_rederives_the_layered_tables() {
     let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
     let kind = ValueKind::CountedDtc;
     store
-        .write_rule_table(slice, &set.name, set.fingerprint(), kind, &values)
+        .write_rule_table(slice, (&set.name, set.fingerprint()), kind, &values)
         .unwrap();
     let report = verify_rules::<Russian>(dir, &set, None).unwrap();
     assert!(report.mismatches > 0);

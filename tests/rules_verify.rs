@@ -59,7 +59,7 @@ fn tamper(dir: &Path, slice: Slice, kind: ValueKind, index: usize, value: u16) {
     let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
     let set = rules.set();
     store
-        .write_rule_table(slice, &set.name, set.fingerprint(), kind, &values)
+        .write_rule_table(slice, (&set.name, set.fingerprint()), kind, &values)
         .unwrap();
 }
 

@@ -220,7 +220,8 @@ pub fn rule_group_need<V: Variant>(
     } else {
         0
     };
-    let step = match rules.counted_plan(head.material())? {
+    let plan = rules.counted_plan(head.material())?;
+    let step = match plan {
         Some(plan) => match plan.cond() {
             Some(_) => COUNTED_BYTES_PER_POSITION * positions,
             None => {
@@ -239,9 +240,7 @@ pub fn rule_group_need<V: Variant>(
         let bytes = solve + shared + step;
         bytes + bytes / 4
     };
-    let spills = rules
-        .counted_plan(head.material())?
-        .is_none_or(|plan| plan.cond().is_none());
+    let spills = plan.is_none_or(|plan| plan.cond().is_none());
     Ok(GroupNeed {
         resident: with(need.resident),
         spilled: with(if spills { need.spilled } else { need.resident }),

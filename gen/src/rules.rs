@@ -229,8 +229,8 @@ fn phase_tables<V: Variant>(
     }
     if let Some(plan) = plan.filter(|p| p.cond().is_some()) {
         for (slice, cdtc, rwdl) in counted::counted_tables(rules, head, plan)? {
-            store.write_rule_table(slice, at.0, at.1, ValueKind::CountedDtc, &cdtc)?;
-            store.write_rule_table(slice, at.0, at.1, ValueKind::RuleWdl, &rwdl)?;
+            store.write_rule_table(slice, at, ValueKind::CountedDtc, &cdtc)?;
+            store.write_rule_table(slice, at, ValueKind::RuleWdl, &rwdl)?;
         }
         return Ok(());
     }
@@ -253,7 +253,7 @@ fn phase_tables<V: Variant>(
     }
     for slice in slices {
         let values = rule_values(rules, slice)?;
-        store.write_rule_table(slice, at.0, at.1, ValueKind::RuleWdl, &values)?;
+        store.write_rule_table(slice, at, ValueKind::RuleWdl, &values)?;
     }
     Ok(())
 }

@@ -123,18 +123,18 @@ impl FileStore {
     }
 
     /// Writes the `kind` table (a [`ValueKind::Dtc`] or [`ValueKind::RuleWdl`]
-    /// one) of `slice` built under the rule set called `rules`, whose fingerprint
-    /// is `fingerprint`: one raw `u16` per index.
+    /// one) of `slice` built under the rule set `rules` (name and fingerprint):
+    /// one raw `u16` per index.
     pub fn write_rule_table(
         &self,
         slice: Slice,
-        rules: &str,
-        fingerprint: u64,
+        rules: (&str, u64),
         kind: ValueKind,
         values: &[u16],
     ) -> Result<(), GenError> {
-        let path = self.dir.join(rule_table_file_name(slice, rules, kind));
-        self.write_values(&path, slice, kind, fingerprint, values)
+        self.write_rule_table_by(slice, rules, kind, values.len(), &|range| {
+            Ok(values[range].to_vec())
+        })
     }
 
     /// Writes the `kind` table of `slice` under the rule set `rules` (name and
@@ -182,7 +182,10 @@ impl FileStore {
         kind: ValueKind,
         values: &[u16],
     ) -> Result<(), GenError> {
-        self.write_values(&self.path(slice, kind), slice, kind, 0, values)
+        let path = self.path(slice, kind);
+        self.write_file(&path, slice, kind, 0, values.len(), &|range| {
+            Ok(encode_dtw(&values[range]))
+        })
     }
 
     /// Writes the `kind` table of `slice` that no rule set qualifies, like
@@ -208,21 +211,6 @@ impl FileStore {
     /// Whether the `kind` table of `slice` that no rule set qualifies is there.
     pub fn contains_table(&self, slice: Slice, kind: ValueKind) -> bool {
         self.path(slice, kind).is_file()
-    }
-
-    /// Writes `values`, encoded as DTW entries are, to the `kind` table at
-    /// `path` (rule-set fingerprint `rules`, 0 for none).
-    fn write_values(
-        &self,
-        path: &Path,
-        slice: Slice,
-        kind: ValueKind,
-        rules: u64,
-        values: &[u16],
-    ) -> Result<(), GenError> {
-        self.write_file(path, slice, kind, rules, values.len(), &|range| {
-            Ok(encode_dtw(&values[range]))
-        })
     }
 
     /// Writes the `kind` table of `slice` under the rule set called `rules`,
