@@ -46,8 +46,20 @@ group_hash() {
     done | sort -u | xargs sha256sum) | sha256sum | cut -c1-64
 }
 
+# Whether a group's WDL file is written: `damka gen` writes a group's DTW files
+# first and its WDL file last, so a WDL file no older than the DTW files.
+wdl_written() {
+    local a=$1 b w
+    b=$(mirror "$a")
+    for w in "$tables/$a.wdl.dkt" "$tables/$b.wdl.dkt"; do
+        [ -e "$w" ] && ! [ "$tables/$a.dtw.dkt" -nt "$w" ] && ! [ "$tables/$b.dtw.dkt" -nt "$w" ] \
+            && return 0
+    done
+    return 1
+}
+
 # Groups whose files are all there (both slices' DTW files when the mirror is
-# another slice), each named once, smallest first.
+# another slice, and the WDL file), each named once, smallest first.
 groups() {
     local name m
     for file in "$tables"/*.dtw.dkt; do
@@ -56,6 +68,7 @@ groups() {
         m=$(mirror "$name")
         [[ "$m" < "$name" ]] && [ -e "$tables/$m.dtw.dkt" ] && continue
         [ "$m" != "$name" ] && [ ! -e "$tables/$m.dtw.dkt" ] && continue
+        wdl_written "$name" || continue
         echo "$(pieces "$name") $name"
     done | sort -n -k1,1 -k2,2 | cut -d' ' -f2
 }

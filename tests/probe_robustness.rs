@@ -12,8 +12,9 @@ use std::sync::Arc;
 use damka_core::{build_order, Position, Russian, Slice, SliceIndexer};
 use damka_formats::{table::table_file_name, table::ValueKind, table::HEADER_LEN};
 use damka_formats::{Value, Wdl};
+use damka_gen::verify::verify;
 use damka_gen::{build, BuildOptions};
-use damka_probe::Tablebase;
+use damka_probe::{ProbeError, Tablebase};
 use tempfile::TempDir;
 
 /// A fresh temporary directory with the Russian tables of up to `pieces` pieces.
@@ -230,4 +231,38 @@ fn threads_get_the_answers_of_one_thread() {
         assert_eq!(thread.join().unwrap(), reference);
     }
     assert!(shared.cache().bytes() <= shared.cache().budget());
+}
+
+#[test]
+fn a_group_without_a_wdl_file_is_a_missing_table() {
+    // As a directory looks while `damka gen` is writing a group: both DTW files
+    // there, neither WDL file yet. Each side of the group would look to the
+    // other for its WDL values; the probe must say the table is missing (it
+    // once asked back and forth until the stack overflowed).
+    let tmp = built("no-wdl", 3);
+    let dir = tmp.path().to_path_buf();
+    let slice: Slice = "1M1K-1M0K".parse().unwrap();
+    for side in [slice, slice.mirror()] {
+        let _ = std::fs::remove_file(wdl_path(&dir, side));
+    }
+    let tb = Tablebase::<Russian>::new(&dir);
+    let positions = random_positions(&[slice, slice.mirror()], 200, 0xBAD);
+    let mut missing = 0;
+    for pos in &positions {
+        assert!(
+            tb.probe_value(pos).is_ok(),
+            "the DTW files are there: {pos}"
+        );
+        match tb.probe_wdl(pos) {
+            Err(ProbeError::MissingTable { .. }) => missing += 1,
+            Err(other) => panic!("{pos}: {other}"),
+            Ok(_) => {}
+        }
+    }
+    assert!(missing > 0, "positions without a capture need the WDL file");
+    let verified = verify::<Russian>(&dir, Some(slice), None);
+    assert!(
+        verified.is_err(),
+        "verifying the group names the missing file"
+    );
 }

@@ -250,17 +250,33 @@ impl<V: Variant> Tablebase<V> {
         let source = match self.open_table(slice, ValueKind::Wdl, Access::Random) {
             Ok(table) => WdlSource::Table(Box::new(table)),
             Err(missing @ ProbeError::MissingTable { .. }) => {
-                if slice.is_self_mirror() {
+                if slice.is_self_mirror() || !self.opens_own_wdl(slice.mirror())? {
                     return Err(missing);
                 }
-                match self.wdl_source(slice.mirror()) {
-                    Ok(WdlSource::Table(_)) => WdlSource::Mirror,
-                    _ => return Err(missing),
-                }
+                WdlSource::Mirror
             }
             Err(other) => return Err(other),
         };
         Ok(cell.get_or_init(|| source))
+    }
+
+    /// Whether `slice` has a WDL table of its own, opening it into its cell if
+    /// it has. Only the slice's own file is looked at, never its mirror's: when
+    /// neither side of a group has a WDL file (a directory the generator is
+    /// still writing), asking each side about the other would not end.
+    fn opens_own_wdl(&self, slice: Slice) -> Result<bool, ProbeError> {
+        let cell = &self.slot(slice)?.wdl;
+        if let Some(source) = cell.get() {
+            return Ok(matches!(source, WdlSource::Table(_)));
+        }
+        match self.open_table(slice, ValueKind::Wdl, Access::Random) {
+            Ok(table) => {
+                let source = cell.get_or_init(|| WdlSource::Table(Box::new(table)));
+                Ok(matches!(source, WdlSource::Table(_)))
+            }
+            Err(ProbeError::MissingTable { .. }) => Ok(false),
+            Err(other) => Err(other),
+        }
     }
 
     /// Checks that `pos` can be probed: both sides have pieces, not too many.
