@@ -173,3 +173,62 @@ fn formats_plots_and_bad_directories() {
     assert!(!ok);
     assert!(err.contains("missing table 0M1K-0M1K"), "{err}");
 }
+
+#[test]
+fn an_earlier_report_is_reused_where_the_files_are_unchanged() {
+    let tmp = temp_dir("stats-reuse");
+    let dir = tmp.path().to_path_buf();
+    let d = dir.to_str().unwrap();
+    let gen = ["gen", "--variant", "russian", "--pieces", "3", "--quiet"];
+    assert!(damka(&[&gen[..], &["--dir", d]].concat(), "").ok);
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let json_of = |reuse: Option<&str>, out: &str| {
+        let mut args = vec!["stats", "--variant", "russian", "--dir", d];
+        args.extend(["--format", "json", "--out", out]);
+        if let Some(earlier) = reuse {
+            args.extend(["--reuse", earlier]);
+        }
+        let Run { err, ok, .. } = damka(&args, "");
+        assert!(ok, "{err}");
+        let mut json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+        json.as_object_mut().unwrap().remove("command");
+        json
+    };
+    let (first, again) = (path("first.json"), path("again.json"));
+    let full = json_of(None, &first);
+    assert_eq!(json_of(Some(&first), &again), full, "the same figures");
+
+    // A slice whose file has the checksum the earlier report names is taken
+    // from there, not counted again: a figure changed in the report shows.
+    let mut earlier = full.clone();
+    earlier["slices"][3]["wins"] = serde_json::json!(999_999);
+    let edited = path("edited.json");
+    std::fs::write(&edited, earlier.to_string()).unwrap();
+    let reused = json_of(Some(&edited), &again);
+    assert_eq!(reused["slices"][3]["wins"], 999_999);
+    assert_eq!(reused["slices"][2], full["slices"][2]);
+    // With another checksum it is counted again.
+    earlier["slices"][3]["checksum"] = serde_json::json!("0000000000000000");
+    std::fs::write(&edited, earlier.to_string()).unwrap();
+    assert_eq!(json_of(Some(&edited), &again), full);
+
+    // Bad earlier reports are refused, saying why.
+    let stats = ["stats", "--variant", "russian", "--dir", d, "--reuse"];
+    let Run { err, ok, .. } = damka(&[&stats[..], &[d]].concat(), "");
+    assert!(
+        !ok && err.contains("cannot read the earlier report"),
+        "{err}"
+    );
+    std::fs::write(&edited, "{ not json").unwrap();
+    let Run { err, ok, .. } = damka(&[&stats[..], &[edited.as_str()]].concat(), "");
+    assert!(
+        !ok && err.contains("is not a report of `damka stats"),
+        "{err}"
+    );
+    let mut other = full.clone();
+    other["variant"] = serde_json::json!("international");
+    std::fs::write(&edited, other.to_string()).unwrap();
+    let Run { err, ok, .. } = damka(&[&stats[..], &[edited.as_str()]].concat(), "");
+    assert!(!ok && err.contains("of international dtw tables"), "{err}");
+}

@@ -1,6 +1,6 @@
 //! `damka stats`: endgame statistics from built tables, as tables and plots.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -8,7 +8,7 @@ use damka_core::{International, Russian, Variant, VariantKind};
 use damka_probe::limits::RuleSet;
 use damka_stats::report::{render, Format};
 use damka_stats::rule_stats::{render_rule_stats, rule_stats};
-use damka_stats::stats::metric_stats;
+use damka_stats::stats::{metric_stats_reusing, StatsReport};
 
 use super::Metric;
 
@@ -56,6 +56,12 @@ pub struct StatsArgs {
     /// default): distances to win from the DTW tables.
     #[arg(long, value_enum, default_value = "dtw", conflicts_with = "rules")]
     pub metric: Metric,
+    /// An earlier JSON report of the same variant and metric (`--format json`):
+    /// a slice whose table file still has the checksum it names is not counted
+    /// again, its figures are taken from there. Lets a report of a set grow
+    /// while the set is being built, or be rendered again in another format.
+    #[arg(long, conflicts_with = "rules")]
+    pub reuse: Option<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -78,9 +84,11 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         Metric::Dtw => damka_stats::stats::Metric::Dtw,
         Metric::Mtc => damka_stats::stats::Metric::Mtc,
     };
-    let report = metric_stats::<V>(&args.dir, args.pieces, metric, |slice| {
-        eprintln!("stats: {slice}");
-    })?;
+    let earlier = args.reuse.as_deref().map(read_report).transpose()?;
+    let report =
+        metric_stats_reusing::<V>(&args.dir, args.pieces, metric, earlier.as_ref(), |slice| {
+            eprintln!("stats: {slice}");
+        })?;
     let text = render(&report, format_of(args), &command_line());
     write_out(args, &text)?;
     if let Some(path) = &args.plot {
@@ -90,6 +98,18 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         damka_stats::plot::plot(&report, pieces, path)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An earlier report, written by `damka stats --format json`.
+fn read_report(path: &Path) -> anyhow::Result<StatsReport> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the earlier report {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a report of `damka stats --format json`",
+            path.display()
+        )
+    })
 }
 
 /// The report format asked for.

@@ -15,7 +15,7 @@ use damka_formats::{table::hash, table::ValueKind};
 use damka_formats::{Dtc, Value, Wdl};
 use damka_probe::Tablebase;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::StatsError;
 use crate::tables::tables_in;
@@ -57,7 +57,7 @@ impl Metric {
 }
 
 /// The longest win or loss of a slice, with one position that has it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Extreme {
     /// The distance in plies.
     pub plies: u16,
@@ -66,7 +66,7 @@ pub struct Extreme {
 }
 
 /// Counts over a set of positions.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Positions.
     pub positions: u64,
@@ -147,7 +147,7 @@ impl Counts {
 }
 
 /// The statistics of one slice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SliceStats {
     /// The slice's name.
     pub slice: String,
@@ -161,7 +161,7 @@ pub struct SliceStats {
 }
 
 /// The totals of one piece count.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PieceStats {
     /// The number of pieces.
     pub pieces: u32,
@@ -173,7 +173,7 @@ pub struct PieceStats {
 }
 
 /// A whole statistics report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StatsReport {
     /// The Damka version that computed it.
     pub damka_version: String,
@@ -197,6 +197,29 @@ pub fn slice_stats<V: Variant>(
     slice: Slice,
     metric: Metric,
 ) -> Result<SliceStats, StatsError> {
+    slice_stats_reusing(tablebase, slice, metric, &[])
+}
+
+/// [`slice_stats`], or the figures `earlier` holds for the slice when its table
+/// file has the checksum they were counted from (the file is read and hashed
+/// either way).
+fn slice_stats_reusing<V: Variant>(
+    tablebase: &Tablebase<V>,
+    slice: Slice,
+    metric: Metric,
+    earlier: &[SliceStats],
+) -> Result<SliceStats, StatsError> {
+    let path = tablebase.path(slice, metric.kind());
+    let name = slice.name();
+    if !earlier.is_empty() && path.is_file() {
+        let checksum = checksum_of(&path)?;
+        if let Some(known) = earlier
+            .iter()
+            .find(|s| s.slice == name && s.checksum == checksum)
+        {
+            return Ok(known.clone());
+        }
+    }
     let table = tablebase.decoded_table(slice, metric.kind())?;
     let indexer = table.indexer();
     const CHUNK: u64 = 1 << 15;
@@ -238,15 +261,19 @@ pub fn slice_stats<V: Variant>(
     for part in &parts {
         counts.merge(part);
     }
-    let path = tablebase.path(slice, metric.kind());
-    let bytes = std::fs::read(&path)
-        .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
     Ok(SliceStats {
-        slice: slice.name(),
+        slice: name,
         pieces: slice.pieces(),
         counts,
-        checksum: format!("{:016x}", hash(&bytes)),
+        checksum: checksum_of(&path)?,
     })
+}
+
+/// The XXH3-64 of a table file, in hex.
+fn checksum_of(path: &Path) -> Result<String, StatsError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
+    Ok(format!("{:016x}", hash(&bytes)))
 }
 
 /// Computes the statistics of every DTW table of variant `V` under `root` with
@@ -266,8 +293,35 @@ pub fn metric_stats<V: Variant>(
     root: &Path,
     max_pieces: Option<u32>,
     metric: Metric,
+    progress: impl FnMut(Slice),
+) -> Result<StatsReport, StatsError> {
+    metric_stats_reusing::<V>(root, max_pieces, metric, None, progress)
+}
+
+/// [`metric_stats`], taking the figures of a slice from the report `earlier`
+/// (of the same variant and metric) wherever the slice's table file still has
+/// the checksum it was counted from, so that a report can be built up over
+/// several runs while the tables are being written.
+pub fn metric_stats_reusing<V: Variant>(
+    root: &Path,
+    max_pieces: Option<u32>,
+    metric: Metric,
+    earlier: Option<&StatsReport>,
     mut progress: impl FnMut(Slice),
 ) -> Result<StatsReport, StatsError> {
+    let earlier = match earlier {
+        Some(report) if report.variant != V::KIND.name() || report.metric != metric.name() => {
+            return Err(StatsError::Usage(format!(
+                "the earlier report is of {} {} tables, not {} {}",
+                report.variant,
+                report.metric,
+                V::KIND.name(),
+                metric.name()
+            )));
+        }
+        Some(report) => report.slices.as_slice(),
+        None => &[],
+    };
     let tablebase = Tablebase::<V>::new(root);
     let dir = tablebase.dir().to_path_buf();
     if !dir.is_dir() {
@@ -304,7 +358,7 @@ pub fn metric_stats<V: Variant>(
     };
     for slice in slices {
         progress(slice);
-        let stats = slice_stats(&tablebase, slice, metric)?;
+        let stats = slice_stats_reusing(&tablebase, slice, metric, earlier)?;
         match report.totals.last_mut() {
             Some(total) if total.pieces == stats.pieces => {
                 total.slices += 1;
