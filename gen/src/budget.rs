@@ -199,8 +199,9 @@ pub const LAYERED_ENTRIES_PER_BYTE: u64 = 16;
 ///   solved; then, while the RWDL tables are written, `D(p, 0)` and a slice's
 ///   game-theoretic values decoded;
 /// - otherwise, while the RWDL tables are made: both slices' DTC tables decoded,
-///   and for one slice its game-theoretic values, what the phase analysis
-///   decided and the RWDL codes, seven bytes per position of the group at most;
+///   and for one slice its game-theoretic values and what the phase analysis
+///   and the search decided (the RWDL codes are made block by block as the file
+///   is written), five bytes per position of the group at most;
 /// - with DTZ tables, the group's own RWDL tables decoded beside the DTZ solve.
 ///
 /// A quarter more covers the allocator's slack and the cache's overshoot: the
@@ -233,7 +234,7 @@ pub fn rule_group_need<V: Variant>(
                 solving.max(LAYERED_BYTES_PER_POSITION * positions + 2 * positions)
             }
         },
-        None => 7 * positions,
+        None => 5 * positions,
     }
     .max(zeroing);
     let with = |solve: u64| {

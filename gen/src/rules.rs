@@ -252,8 +252,7 @@ fn phase_tables<V: Variant>(
         return Ok(());
     }
     for slice in slices {
-        let values = rule_values(rules, slice)?;
-        store.write_rule_table(slice, at, ValueKind::RuleWdl, &values)?;
+        write_rule_values(rules, store, slice, at)?;
     }
     Ok(())
 }
@@ -274,9 +273,17 @@ const SEARCH_BATCH: usize = 4096;
 /// Search states allowed for one position before the build stops with an error.
 const SEARCH_NODES: u64 = 50_000_000;
 
-/// The RWDL code of every position of `slice`, whose DTC table is written: from
-/// the phase analysis where it decides, else by the search of the probe.
-fn rule_values<V: Variant>(rules: &RuleTablebase<V>, slice: Slice) -> Result<Vec<u16>, GenError> {
+/// Writes the RWDL table of `slice`, whose DTC table is written, under the rule
+/// set `at` (name and fingerprint): each position's value under the rules from
+/// the phase analysis where it decides, else by the search of the probe, beside
+/// its game-theoretic value. The codes are made block by block as the file is
+/// written (one byte per position is held, the ruled outcome, not two).
+fn write_rule_values<V: Variant>(
+    rules: &RuleTablebase<V>,
+    store: &FileStore,
+    slice: Slice,
+    at: (&str, u64),
+) -> Result<(), GenError> {
     let theory = rules.tablebase().slice_table(slice)?;
     let set = rules.set();
     let phase = rules.phase(slice.material())?;
@@ -321,9 +328,12 @@ fn rule_values<V: Variant>(rules: &RuleTablebase<V>, slice: Slice) -> Result<Vec
             }
         }
     }
-    Ok(ruled
-        .iter()
-        .enumerate()
-        .map(|(i, r)| RuleWdl::of(theory.get(i as u64).wdl(), r.unwrap_or(Wdl::Draw)).code())
-        .collect())
+    store.write_rule_table_by(slice, at, ValueKind::RuleWdl, ruled.len(), &|range| {
+        Ok(range
+            .map(|i| {
+                let ruled = ruled[i].unwrap_or(Wdl::Draw);
+                RuleWdl::of(theory.get(i as u64).wdl(), ruled).code()
+            })
+            .collect())
+    })
 }
