@@ -132,8 +132,9 @@ impl FileStore {
         kind: ValueKind,
         values: &[u16],
     ) -> Result<(), GenError> {
-        self.write_rule_table_by(slice, rules, kind, values.len(), &|range| {
-            Ok(values[range].to_vec())
+        let path = self.dir.join(rule_table_file_name(slice, rules.0, kind));
+        self.write_file(&path, slice, kind, rules.1, values.len(), &|range| {
+            Ok(encode_dtw(&values[range]))
         })
     }
 

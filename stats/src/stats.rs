@@ -201,8 +201,8 @@ pub fn slice_stats<V: Variant>(
 }
 
 /// [`slice_stats`], or the figures `earlier` holds for the slice when its table
-/// file has the checksum they were counted from (the file is read and hashed
-/// either way).
+/// file has the checksum they were counted from (the file is hashed once either
+/// way).
 fn slice_stats_reusing<V: Variant>(
     tablebase: &Tablebase<V>,
     slice: Slice,
@@ -211,14 +211,16 @@ fn slice_stats_reusing<V: Variant>(
 ) -> Result<SliceStats, StatsError> {
     let path = tablebase.path(slice, metric.kind());
     let name = slice.name();
+    let mut checksum = None;
     if !earlier.is_empty() && path.is_file() {
-        let checksum = checksum_of(&path)?;
+        let sum = checksum_of(&path)?;
         if let Some(known) = earlier
             .iter()
-            .find(|s| s.slice == name && s.checksum == checksum)
+            .find(|s| s.slice == name && s.checksum == sum)
         {
             return Ok(known.clone());
         }
+        checksum = Some(sum);
     }
     let table = tablebase.decoded_table(slice, metric.kind())?;
     let indexer = table.indexer();
@@ -265,7 +267,10 @@ fn slice_stats_reusing<V: Variant>(
         slice: name,
         pieces: slice.pieces(),
         counts,
-        checksum: checksum_of(&path)?,
+        checksum: match checksum {
+            Some(sum) => sum,
+            None => checksum_of(&path)?,
+        },
     })
 }
 
