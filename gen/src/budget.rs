@@ -175,33 +175,32 @@ fn units_at_once<V: Variant>(indexer: &SliceIndexer<V>) -> usize {
 /// count and layer while they are solved): the Russian `2M1K-0M1K` group,
 /// 657,720 positions, peaked at about 1 GB.
 pub const COUNTED_BYTES_PER_POSITION: u64 = 1600;
-/// Extra bytes per position of a rule group whose material has counted DTC
-/// tables without a conditional counter (`crate::layers`): `D(p, 0)`, kept in
-/// memory while the layers are solved.
-pub const LAYERED_BYTES_PER_POSITION: u64 = 2;
-/// The counted table of such a group is held compressed, its blocks compressed
-/// as they fill: counted at this many entries (a position and layer) per byte.
-/// The Russian 5-piece tables compress 40 to a byte (`2M1K-1M1K.russian.cdtc.dkt`:
-/// 242 M entries, 6.0 MB), so this leaves a margin of 2.5 times.
+/// The counted table of a rule group whose material has counted DTC tables
+/// without a conditional counter (`crate::layers`) is held compressed, its
+/// blocks compressed as they fill, when the group does not spill: counted at this
+/// many entries (a position and layer) per byte. The Russian 5-piece layered
+/// tables compress 23 to 76 entries to a byte (`1M2K-1M1K.russian.cdtc.dkt`: 278 M
+/// entries, 12.0 MB; `1M1K-1M1K`: 19.8 M entries, 262 KB).
 pub const LAYERED_ENTRIES_PER_BYTE: u64 = 16;
 
 /// What building the rule tables of the group headed by `head` under the rule
 /// set of `rules` needs with `threads` threads, in bytes, with the group's DTC
 /// and DTZ solves in memory ([`GroupNeed::resident`]) or with their sub-slices
-/// spilled ([`GroupNeed::spilled`]). Beside the solve ([`group_need_general`]),
-/// the build holds two tables of each dependency (DTC and RWDL) decoded at up to
-/// two bytes per position and the probe's block cache, and, at its largest step:
+/// spilled ([`GroupNeed::spilled`]). Beside the solve ([`group_need_general`],
+/// less its dependencies: the DTC metric reads the rule tables instead), the
+/// build holds each dependency's RWDL table decoded (a byte per position), its
+/// DTC table too (up to two bytes) where the group's phase can continue through
+/// a conversion, and the probe's block cache, and, at its largest step:
 ///
 /// - with counted tables and a conditional counter (R3's materials), the counted
 ///   values ([`COUNTED_BYTES_PER_POSITION`]; that solve does not spill);
-/// - with layered counted tables, while the layers are solved, `D(p, 0)`, the
-///   compressed counted table and, per thread, every layer of the unit being
-///   solved; then, while the RWDL tables are written, `D(p, 0)` and a slice's
-///   game-theoretic values decoded;
-/// - otherwise, while the RWDL tables are made: both slices' DTC tables decoded,
-///   and for one slice its game-theoretic values and what the phase analysis
-///   and the search decided (the RWDL codes are made block by block as the file
-///   is written), five bytes per position of the group at most;
+/// - with layered counted tables, while the layers are solved, `D(p, 0)` and the
+///   compressed counted table (when the group spills: `D(p, 0)` of two
+///   sub-slices, the rest and the table's finished blocks on disk) and, per
+///   thread, every layer of the unit being solved; then, while the RWDL tables
+///   are written, `D(p, 0)` and a slice's game-theoretic values decoded;
+/// - otherwise, while the RWDL tables are made, one slice's game-theoretic
+///   values decoded (the DTC values are read range by range from the solve);
 /// - with DTZ tables, the group's own RWDL tables decoded beside the DTZ solve.
 ///
 /// A quarter more covers the allocator's slack and the cache's overshoot: the
@@ -215,36 +214,58 @@ pub fn rule_group_need<V: Variant>(
 ) -> Result<GroupNeed, GenError> {
     let need = group_need_general::<V>(head, threads)?;
     let positions = group_positions::<V>(head)?;
-    let shared = 3 * need.dependencies + DEFAULT_CACHE_BYTES as u64;
+    let continues = rules
+        .phase(head.material())?
+        .continues_through_conversions()
+        || rules
+            .phase(head.mirror().material())?
+            .continues_through_conversions();
+    let per_dependency = if continues { 3 } else { 1 };
+    let shared = per_dependency * need.dependencies + DEFAULT_CACHE_BYTES as u64;
     let zeroing = if rules.phase(head.material())?.zeroing(rules.set()) {
         positions
     } else {
         0
     };
+    // One slice's game-theoretic values, decoded at up to two bytes per position.
+    let theory = 2 * positions / if head.is_self_mirror() { 1 } else { 2 };
+    // The values of the two sub-slices a spilled solve keeps in memory.
+    let pair_values = need.spilled + values_bytes(positions) - need.resident;
     let plan = rules.counted_plan(head.material())?;
-    let step = match plan {
-        Some(plan) => match plan.cond() {
-            Some(_) => COUNTED_BYTES_PER_POSITION * positions,
-            None => {
-                let layers = u64::from(plan.layer_limit());
-                let unit = need.unit_positions * (2 * layers + 6) * threads as u64;
-                let solving = LAYERED_BYTES_PER_POSITION * positions
-                    + (positions * layers).div_ceil(LAYERED_ENTRIES_PER_BYTE)
-                    + unit;
-                solving.max(LAYERED_BYTES_PER_POSITION * positions + 2 * positions)
-            }
-        },
-        None => 5 * positions,
-    }
-    .max(zeroing);
-    let with = |solve: u64| {
-        let bytes = solve + shared + step;
+    // The step's need, with `D(p, 0)` and the counted table's finished blocks in
+    // memory or, when the group spills, on disk but for two sub-slices.
+    let step = |spilled: bool| {
+        match plan {
+            Some(plan) => match plan.cond() {
+                Some(_) => COUNTED_BYTES_PER_POSITION * positions,
+                None => {
+                    let layers = u64::from(plan.layer_limit());
+                    let unit = need.unit_positions * (2 * layers + 6) * threads as u64;
+                    let (fresh, blocks) = if spilled {
+                        (pair_values, 0)
+                    } else {
+                        let blocks = (positions * layers).div_ceil(LAYERED_ENTRIES_PER_BYTE);
+                        (values_bytes(positions), blocks)
+                    };
+                    (fresh + blocks + unit).max(fresh + theory)
+                }
+            },
+            None => theory,
+        }
+        .max(zeroing)
+    };
+    let with = |solve: u64, spilled: bool| {
+        let bytes = solve - need.dependencies + shared + step(spilled);
         bytes + bytes / 4
     };
     let spills = plan.is_none_or(|plan| plan.cond().is_none());
     Ok(GroupNeed {
-        resident: with(need.resident),
-        spilled: with(if spills { need.spilled } else { need.resident }),
+        resident: with(need.resident, false),
+        spilled: if spills {
+            with(need.spilled, true)
+        } else {
+            with(need.resident, false)
+        },
         ..need
     })
 }

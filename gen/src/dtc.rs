@@ -27,14 +27,21 @@ pub struct Conversion<V: Variant> {
     targets: Exits<V>,
 }
 
-/// A dependency's material, DTC table and RWDL table.
-pub(crate) type Dependency<V> = (Material, Arc<SliceTable<V>>, Arc<SliceTable<V>>);
+/// A dependency's material, DTC table and RWDL table. The DTC table is read only
+/// where a conversion continues the phase, so it is opened only for a group whose
+/// phase can continue through one
+/// ([`damka_probe::limits::Phase::continues_through_conversions`]): at 6 and 7
+/// pieces no phase does, and the dependencies' DTC tables would take a byte or
+/// two per position of them.
+pub(crate) type Dependency<V> = (Material, Option<Arc<SliceTable<V>>>, Arc<SliceTable<V>>);
 
 impl<V: Variant> Conversion<V> {
     /// The metric of the rule set `set`, over the rule tables of a group's
     /// dependencies.
     pub(crate) fn new(set: RuleSet, dependencies: Vec<Dependency<V>>) -> Conversion<V> {
-        let indexers = dependencies.iter().map(|(_, dtc, _)| dtc.indexer().clone());
+        let indexers = dependencies
+            .iter()
+            .map(|(_, _, rwdl)| rwdl.indexer().clone());
         Conversion {
             set,
             targets: Exits::new(indexers.collect()),
@@ -79,12 +86,19 @@ impl<V: Variant> Metric<V> for Conversion<V> {
             return DtcLookup::Known(Wdl::Win, 1);
         };
         let (_, dtc, rwdl) = &self.dependencies[table as usize];
-        if is_exit(&self.set, pos, mv, after) {
-            rwdl.prefetch(index);
-            DtcLookup::Exit { table, index }
-        } else {
-            dtc.prefetch(index);
-            DtcLookup::Continue { table, index }
+        match dtc {
+            Some(dtc) if !is_exit(&self.set, pos, mv, after) => {
+                dtc.prefetch(index);
+                DtcLookup::Continue { table, index }
+            }
+            _ => {
+                debug_assert!(
+                    is_exit(&self.set, pos, mv, after),
+                    "a conversion continues the phase into a DTC table not opened"
+                );
+                rwdl.prefetch(index);
+                DtcLookup::Exit { table, index }
+            }
         }
     }
 
@@ -101,7 +115,9 @@ impl<V: Variant> Metric<V> for Conversion<V> {
                 }
             }
             DtcLookup::Continue { table, index } => {
-                let raw = self.dependencies[table as usize].1.raw_at(index);
+                let dtc = self.dependencies[table as usize].1.as_ref();
+                let table = dtc.expect("a DTC table is opened where the phase continues");
+                let raw = table.raw_at(index);
                 self.decode(Dtc::from_raw(raw).back().raw())
             }
         }

@@ -24,7 +24,7 @@
 //! positions: a draw stays a draw, and a win or loss in `d <= resettable - c` plies
 //! keeps its value, since no line of it can reach the limit.
 
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::path::Path;
 use std::sync::Mutex;
 
 use damka_core::movegen::generate;
@@ -34,11 +34,13 @@ use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
+use crate::block_file::{BlockFile, Parked};
 use crate::dtc::Conversion;
 use crate::error::GenError;
 use crate::exits::ExitCache;
 use crate::solve::{back, Group, Metric, Unit};
 use crate::store::{compressed_values_block, FileStore, ValueSource};
+use crate::values::SlotValues;
 
 /// Positions evaluated together by one thread inside a layer.
 const CHUNK: usize = 1024;
@@ -53,14 +55,17 @@ const KIND: ValueKind = ValueKind::CountedDtc;
 /// `D(p, c)` for every layer takes `resettable` values per position, dozens of
 /// times the group itself, so it is never held whole: each block of the table is
 /// compressed as soon as the units that fill it are solved (most blocks lie in one
-/// unit), and only `D(p, 0)`, which man moves into other units read, stays in
-/// memory. The blocks are the bytes the table writer would make from the whole
-/// vector.
+/// unit), and only `D(p, 0)`, which man moves into other units read, is kept. The
+/// blocks are the bytes the table writer would make from the whole vector. When
+/// the group spills, the finished blocks wait in a temporary file ([`BlockFile`])
+/// rather than in memory, and `D(p, 0)` is kept by sub-slice as the solve keeps
+/// its values ([`SlotValues`]): a man move reads only the sub-slice above, so two
+/// are in memory and the others on disk.
 pub(crate) struct LayeredValues {
     /// Per slot: `D(p, 0)` by index, raw.
-    fresh: Vec<Vec<u16>>,
-    /// Per slot: the counted table's compressed blocks, in order.
-    blocks: Vec<Vec<Vec<u8>>>,
+    fresh: Vec<SlotValues>,
+    /// Per slot: the counted table's compressed blocks.
+    blocks: Vec<FinishedBlocks>,
     /// Layers per position: the resettable counter's limit.
     layers: usize,
 }
@@ -74,55 +79,75 @@ impl LayeredValues {
         store: &FileStore,
         slices: &[Slice],
         at: (&str, u64),
-    ) -> Result<Vec<Vec<u16>>, GenError> {
+    ) -> Result<Vec<SlotValues>, GenError> {
         for ((slice, blocks), fresh) in slices.iter().zip(self.blocks).zip(&self.fresh) {
-            store.write_rule_blocks(*slice, at, KIND, fresh.len() * self.layers, &blocks)?;
+            let entries = fresh.len() * self.layers;
+            store.write_rule_blocks(*slice, at, KIND, entries, blocks.count(), &|block| {
+                blocks.read(block)
+            })?;
         }
         Ok(self.fresh)
     }
 }
 
 /// `D(p, c)` (see the module docs) for every position of a group whose DTC values
-/// are solved and every layer `c < resettable`.
+/// are solved and every layer `c < resettable`, with the counted tables' finished
+/// blocks parked in temporary files in `spill_dir`, if given.
 pub(crate) fn phase_values<V: Variant>(
     group: &Group<V, Conversion<V>>,
     resettable: u32,
+    spill_dir: Option<&Path>,
 ) -> Result<LayeredValues, GenError> {
-    let fresh: Vec<Vec<AtomicU16>> = group
+    let mut fresh: Vec<SlotValues> = group
         .slots
         .iter()
-        .map(|slot| {
-            let mut values = Vec::with_capacity(slot.values.len());
-            values.resize_with(slot.values.len(), || AtomicU16::new(0));
-            values
+        .map(|slot| match spill_dir {
+            Some(dir) => SlotValues::new(
+                &slot.indexer,
+                dir.join(format!("{}.fresh.tmp", slot.slice())),
+            ),
+            None => SlotValues::in_memory(&slot.indexer),
         })
         .collect();
     let blocks: Vec<TableBlocks> = group
         .slots
         .iter()
-        .map(|slot| TableBlocks::new(slot.values.len() * resettable as usize))
-        .collect();
-    let layers = Layers {
-        group,
-        resettable,
-        fresh: &fresh,
-        blocks: &blocks,
-    };
+        .map(|slot| {
+            let file = spill_dir
+                .map(|dir| BlockFile::create(dir.join(format!("{}.counted.tmp", slot.slice()))))
+                .transpose()?;
+            Ok(TableBlocks::new(
+                slot.values.len() * resettable as usize,
+                file,
+            ))
+        })
+        .collect::<Result<_, GenError>>()?;
     for sub in group.slots[0].indexer.sub_slices() {
+        if spill_dir.is_some() {
+            fresh.iter_mut().for_each(|f| f.allocate(sub.key));
+        }
+        let layers = Layers {
+            group,
+            resettable,
+            fresh: &fresh,
+            blocks: &blocks,
+        };
         group
             .units(sub.key)
             .par_iter()
             .try_for_each(|unit| layers.solve_unit(unit))?;
+        if spill_dir.is_some() {
+            for f in &mut fresh {
+                f.spill_above(sub.key)?;
+            }
+        }
     }
     let blocks = blocks
         .into_iter()
         .map(TableBlocks::into_blocks)
         .collect::<Result<_, _>>()?;
     Ok(LayeredValues {
-        fresh: fresh
-            .into_iter()
-            .map(|values| values.into_iter().map(AtomicU16::into_inner).collect())
-            .collect(),
+        fresh,
         blocks,
         layers: resettable as usize,
     })
@@ -134,6 +159,32 @@ struct TableBlocks {
     entries: usize,
     /// Per block: its entries so far, then its compressed bytes once full.
     blocks: Vec<Mutex<Block>>,
+    /// Where full blocks wait, if not in memory.
+    file: Option<BlockFile>,
+}
+
+/// The compressed blocks of one counted table, in order, every one full.
+struct FinishedBlocks {
+    blocks: Vec<Block>,
+    file: Option<BlockFile>,
+}
+
+impl FinishedBlocks {
+    /// How many blocks the table has.
+    fn count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// The compressed bytes of block `block`.
+    fn read(&self, block: usize) -> Result<Vec<u8>, GenError> {
+        match (&self.blocks[block], &self.file) {
+            (Block::Done(bytes), _) => Ok(bytes.clone()),
+            (Block::Parked(at), Some(file)) => file.read(*at),
+            _ => Err(GenError::Layered(format!(
+                "block {block} of a counted table was left unfilled"
+            ))),
+        }
+    }
 }
 
 /// One block of a counted table.
@@ -146,20 +197,32 @@ enum Block {
     Filling(Vec<(usize, usize, Vec<u8>)>, usize),
     /// Full, compressed.
     Done(Vec<u8>),
+    /// Full, compressed, in the table's [`BlockFile`].
+    Parked(Parked),
 }
 
 /// The zstd level of the parts of blocks that wait for their other parts: fast.
 const PART_LEVEL: i32 = 1;
 
 impl TableBlocks {
-    fn new(entries: usize) -> TableBlocks {
+    fn new(entries: usize, file: Option<BlockFile>) -> TableBlocks {
         let blocks = entries.div_ceil(KIND.block_entries() as usize);
         TableBlocks {
             entries,
             blocks: (0..blocks)
                 .map(|_| Mutex::new(Block::Filling(Vec::new(), 0)))
                 .collect(),
+            file,
         }
+    }
+
+    /// A full block, compressed from `values`: in memory, or parked in the file.
+    fn finished(&self, values: &[u16]) -> Result<Block, GenError> {
+        let bytes = compress(values)?;
+        Ok(match &self.file {
+            Some(file) => Block::Parked(file.park(&bytes)?),
+            None => Block::Done(bytes),
+        })
     }
 
     /// The entries of block `block`.
@@ -179,7 +242,7 @@ impl TableBlocks {
             let upto = range.end.min(end);
             let part = &values[at - start..upto - start];
             if part.len() == range.len() {
-                let done = Block::Done(compress(part)?);
+                let done = self.finished(part)?;
                 *self.blocks[block].lock().unwrap_or_else(|e| e.into_inner()) = done;
             } else {
                 let packed = compress_part(part)?;
@@ -189,7 +252,7 @@ impl TableBlocks {
                     *filled += part.len();
                     if *filled == range.len() {
                         let whole = assemble(parts, range.len())?;
-                        *slot = Block::Done(compress(&whole)?);
+                        *slot = self.finished(&whole)?;
                     }
                 }
             }
@@ -199,19 +262,24 @@ impl TableBlocks {
     }
 
     /// The compressed blocks, every one of which must be full.
-    fn into_blocks(self) -> Result<Vec<Vec<u8>>, GenError> {
-        self.blocks
+    fn into_blocks(self) -> Result<FinishedBlocks, GenError> {
+        let blocks = self
+            .blocks
             .into_iter()
             .enumerate()
             .map(
                 |(i, block)| match block.into_inner().unwrap_or_else(|e| e.into_inner()) {
-                    Block::Done(bytes) => Ok(bytes),
                     Block::Filling(..) => Err(GenError::Layered(format!(
                         "block {i} of a counted table was left unfilled"
                     ))),
+                    full => Ok(full),
                 },
             )
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(FinishedBlocks {
+            blocks,
+            file: self.file,
+        })
     }
 }
 
@@ -273,7 +341,7 @@ struct Layers<'a, V: Variant> {
     group: &'a Group<V, Conversion<V>>,
     resettable: u32,
     /// `D(p, 0)` by slot and index, written as units finish.
-    fresh: &'a [Vec<AtomicU16>],
+    fresh: &'a [SlotValues],
     /// The counted tables' blocks by slot, given each unit's values as it finishes.
     blocks: &'a [TableBlocks],
 }
@@ -324,8 +392,8 @@ impl<V: Variant> Layers<'_, V> {
         }
         for (block, &(slot, men)) in unit.blocks.iter().take(unit.count).enumerate() {
             let first = men as usize * k;
-            for (i, fresh) in self.fresh[slot][first..first + k].iter().enumerate() {
-                fresh.store(rows[(block * k + i) * layers], Ordering::Relaxed);
+            for i in 0..k {
+                self.fresh[slot].set(first + i, rows[(block * k + i) * layers], false);
             }
             let entries = &rows[block * k * layers..(block + 1) * k * layers];
             self.blocks[slot].put(first * layers, entries)?;
@@ -361,7 +429,7 @@ impl<V: Variant> Layers<'_, V> {
                 } else {
                     let target = &self.group.slots[partner_slot];
                     let at = target.indexer.index(&next) as usize;
-                    Dtc::from_raw(self.fresh[partner_slot][at].load(Ordering::Relaxed))
+                    Dtc::from_raw(self.fresh[partner_slot].get(at))
                 };
                 back((value.wdl(), value.distance().unwrap_or(0)))
             };

@@ -2,6 +2,7 @@
 //! table writing, and verification of built tables.
 #![warn(missing_docs)]
 
+mod block_file;
 pub mod budget;
 pub mod build;
 mod counted;

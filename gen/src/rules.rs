@@ -33,8 +33,8 @@ use crate::counted;
 use crate::dtc::Dependency;
 use crate::error::GenError;
 use crate::layers;
-use crate::solve::Group;
-use crate::store::FileStore;
+use crate::solve::{Group, Slot};
+use crate::store::{FileStore, ValueSource};
 use crate::zeroing::Zeroing;
 
 pub use crate::dtc::Conversion;
@@ -103,13 +103,18 @@ pub fn build_rules<V: Variant>(
         // as it lives, so one reader for the whole build would hold every table
         // built so far.
         let rules = RuleTablebase::<V>::new(&tables.root, set.clone());
+        let continues = rules
+            .phase(head.material())?
+            .continues_through_conversions()
+            || rules
+                .phase(head.mirror().material())?
+                .continues_through_conversions();
         let mut deps = Vec::new();
         for dep in dependencies(head) {
-            deps.push((
-                dep.material(),
-                rules.table(dep, ValueKind::Dtc)?,
-                rules.table(dep, ValueKind::RuleWdl)?,
-            ));
+            let dtc = continues
+                .then(|| rules.table(dep, ValueKind::Dtc))
+                .transpose()?;
+            deps.push((dep.material(), dtc, rules.table(dep, ValueKind::RuleWdl)?));
         }
         let exits: Vec<_> = deps.iter().map(|(m, _, rwdl)| (*m, rwdl.clone())).collect();
         // Sub-slices spill to temporary files beside the tables.
@@ -221,13 +226,14 @@ fn phase_tables<V: Variant>(
         });
     }
     let counted = layered
-        .map(|(resettable, _)| layers::phase_values(&group, resettable))
+        .map(|(resettable, _)| layers::phase_values(&group, resettable, spill_dir))
         .transpose()?;
     let slices: Vec<Slice> = group.slots.iter().map(|slot| slot.slice()).collect();
-    for slot in group.into_slots() {
+    for slot in &group.slots {
         store.write_rule_table_from(slot.slice(), at, ValueKind::Dtc, slot.values())?;
     }
     if let Some(plan) = plan.filter(|p| p.cond().is_some()) {
+        drop(group);
         for (slice, cdtc, rwdl) in counted::counted_tables(rules, head, plan)? {
             store.write_rule_table(slice, at, ValueKind::CountedDtc, &cdtc)?;
             store.write_rule_table(slice, at, ValueKind::RuleWdl, &rwdl)?;
@@ -235,24 +241,26 @@ fn phase_tables<V: Variant>(
         return Ok(());
     }
     if let (Some(counted), Some((_, unbreakable))) = (counted, layered) {
+        drop(group);
         let fresh = counted.write(store, &slices, at)?;
         for (&slice, fresh) in slices.iter().zip(fresh) {
             let theory = rules.tablebase().slice_table(slice)?;
             let kind = ValueKind::RuleWdl;
             store.write_rule_table_by(slice, at, kind, fresh.len(), &|range| {
+                let (raw, _) = fresh.read(range.clone())?;
                 Ok(range
-                    .map(|i| {
+                    .zip(raw)
+                    .map(|(i, raw)| {
                         let wdl = theory.get(i as u64).wdl();
-                        let raw = Dtc::from_raw(fresh[i]);
-                        layers::fresh_rule_value(wdl, raw, unbreakable).code()
+                        layers::fresh_rule_value(wdl, Dtc::from_raw(raw), unbreakable).code()
                     })
                     .collect())
             })?;
         }
         return Ok(());
     }
-    for slice in slices {
-        write_rule_values(rules, store, slice, at)?;
+    for slot in &group.slots {
+        write_rule_values(rules, store, slot, at)?;
     }
     Ok(())
 }
@@ -272,66 +280,81 @@ fn layered_limits<V: Variant>(
 const SEARCH_BATCH: usize = 4096;
 /// Search states allowed for one position before the build stops with an error.
 const SEARCH_NODES: u64 = 50_000_000;
+/// Positions whose DTC values are read and decided together.
+const DECIDE_RANGE: usize = 1 << 20;
 
-/// Writes the RWDL table of `slice`, whose DTC table is written, under the rule
-/// set `at` (name and fingerprint): each position's value under the rules from
-/// the phase analysis where it decides, else by the search of the probe, beside
-/// its game-theoretic value. The codes are made block by block as the file is
-/// written (one byte per position is held, the ruled outcome, not two).
+/// Writes the RWDL table of the slice of `slot`, whose DTC values the slot holds
+/// and whose DTC tables (and the mirror's) are written, under the rule set `at`
+/// (name and fingerprint): each position's value under the rules from the phase
+/// analysis where it decides, else by the search of the probe, beside its
+/// game-theoretic value.
+///
+/// The DTC values are read range by range from the solve, twice: once to find the
+/// positions the phase analysis leaves open, once as the codes are written. What
+/// is held besides is the slice's game-theoretic values and the open positions'
+/// values. The search reads the DTC tables through the probe's block cache: with
+/// fresh counters it has few positions or none.
 fn write_rule_values<V: Variant>(
     rules: &RuleTablebase<V>,
     store: &FileStore,
-    slice: Slice,
+    slot: &Slot<V>,
     at: (&str, u64),
 ) -> Result<(), GenError> {
+    let slice = slot.slice();
+    let values = slot.values();
     let theory = rules.tablebase().slice_table(slice)?;
     let set = rules.set();
     let phase = rules.phase(slice.material())?;
-    // The search reads the DTC tables of the slice and its mirror at every step:
-    // decoded whole, once (the phase analysis reads the slice's from it too).
-    let dtc = rules.table(slice, ValueKind::Dtc)?;
-    rules.table(slice.mirror(), ValueKind::Dtc)?;
-    let indexer = theory.indexer();
-    let decided: Vec<Option<Wdl>> = (0..dtc.len())
+    let decide = |raw: u16| match phase.decide(Dtc::from_raw(raw), &[], u32::MAX) {
+        Verdict::Decided(ruled, _, _) => Some(ruled),
+        Verdict::Search => None,
+    };
+    let len = values.len();
+    let open: Vec<u64> = (0..len.div_ceil(DECIDE_RANGE))
         .into_par_iter()
-        .map(
-            |i| match phase.decide(Dtc::from_raw(dtc.raw_at(i)), &[], u32::MAX) {
-                Verdict::Decided(ruled, _, _) => Some(ruled),
-                Verdict::Search => None,
-            },
-        )
-        .collect();
-    let open: Vec<u64> = (0..dtc.len() as u64)
-        .filter(|&i| decided[i as usize].is_none())
-        .collect();
-    let searched: Vec<(u64, Option<Wdl>)> = open
+        .map(|r| {
+            let start = r * DECIDE_RANGE;
+            let (raw, _) = values.read(start..len.min(start + DECIDE_RANGE))?;
+            Ok((start..)
+                .zip(raw)
+                .filter(|&(_, raw)| decide(raw).is_none())
+                .map(|(i, _)| i as u64)
+                .collect::<Vec<_>>())
+        })
+        .collect::<Result<Vec<_>, GenError>>()?
+        .concat();
+    let indexer = theory.indexer();
+    // In index order, as `open` is.
+    let searched: Vec<(u64, Wdl)> = open
         .par_chunks(SEARCH_BATCH)
         .map(|chunk| {
             let positions: Vec<_> = chunk.iter().map(|&i| indexer.position(i)).collect();
             let values = rules.fresh_values(&positions, SEARCH_NODES)?;
-            Ok(chunk.iter().copied().zip(values).collect::<Vec<_>>())
+            chunk
+                .iter()
+                .zip(values)
+                .map(|(&index, value)| match value {
+                    Some(wdl) => Ok((index, wdl)),
+                    None => Err(GenError::RuleUnknown {
+                        position: to_fen(&indexer.position(index)),
+                        rules: set.name.clone(),
+                        reason: format!("the search needed more than {SEARCH_NODES} states"),
+                    }),
+                })
+                .collect::<Result<Vec<_>, GenError>>()
         })
         .collect::<Result<Vec<_>, GenError>>()?
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut ruled = decided;
-    for (index, value) in searched {
-        match value {
-            Some(wdl) => ruled[index as usize] = Some(wdl),
-            None => {
-                return Err(GenError::RuleUnknown {
-                    position: to_fen(&indexer.position(index)),
-                    rules: set.name.clone(),
-                    reason: format!("the search needed more than {SEARCH_NODES} states"),
-                })
-            }
-        }
-    }
-    store.write_rule_table_by(slice, at, ValueKind::RuleWdl, ruled.len(), &|range| {
+        .concat();
+    let searched_at = |index: u64| match searched.binary_search_by_key(&index, |&(i, _)| i) {
+        Ok(at) => searched[at].1,
+        Err(_) => unreachable!("position {index} was left open but not searched"),
+    };
+    store.write_rule_table_by(slice, at, ValueKind::RuleWdl, len, &|range| {
+        let (raw, _) = values.read(range.clone())?;
         Ok(range
-            .map(|i| {
-                let ruled = ruled[i].unwrap_or(Wdl::Draw);
+            .zip(raw)
+            .map(|(i, raw)| {
+                let ruled = decide(raw).unwrap_or_else(|| searched_at(i as u64));
                 RuleWdl::of(theory.get(i as u64).wdl(), ruled).code()
             })
             .collect())

@@ -215,26 +215,26 @@ impl FileStore {
     }
 
     /// Writes the `kind` table of `slice` under the rule set called `rules`,
-    /// like [`FileStore::write_rule_table`], from its blocks compressed already
-    /// by [`compressed_values_block`], in order: `entries` entries in all.
+    /// like [`FileStore::write_rule_table`], from its `blocks` blocks compressed
+    /// already by [`compressed_values_block`], which `block` gives by number:
+    /// `entries` entries in all.
     pub fn write_rule_blocks(
         &self,
         slice: Slice,
         (rules, fingerprint): (&str, u64),
         kind: ValueKind,
         entries: usize,
-        blocks: &[Vec<u8>],
+        blocks: usize,
+        block: &(dyn Fn(usize) -> Result<Vec<u8>, GenError> + Sync),
     ) -> Result<(), GenError> {
         let path = self.dir.join(rule_table_file_name(slice, rules, kind));
-        if blocks.len() != entries.div_ceil(kind.block_entries() as usize) {
+        if blocks != entries.div_ceil(kind.block_entries() as usize) {
             return Err(GenError::Write {
                 path,
-                message: format!("{} blocks for {entries} entries", blocks.len()),
+                message: format!("{blocks} blocks for {entries} entries"),
             });
         }
-        self.write_blocks(&path, (slice, kind, fingerprint), entries, &|block| {
-            Ok(blocks[block].clone())
-        })
+        self.write_blocks(&path, (slice, kind, fingerprint), entries, block)
     }
 
     /// Whether the rule table of `kind` of `slice` under `rules` is there.

@@ -189,6 +189,15 @@ impl Phase {
         self.inexact.as_deref()
     }
 
+    /// Whether a conversion may leave a counter running, so that the phase goes on
+    /// in the material it reaches ([`is_exit`] false): where a counter with a
+    /// position condition applies (it may be in force on both sides of the
+    /// conversion), or where a chain continues. Otherwise every conversion out of
+    /// this material is an exit, and the DTC tables of the materials it reaches
+    /// are never read by its own.
+    pub fn continues_through_conversions(&self) -> bool {
+        self.inexact.is_some() || self.chained
+    }
     /// The answer for a position of this material whose DTC value is `dtc`, with
     /// `played` counts, when the win must also end the phase within `extra` plies
     /// (`u32::MAX` for no such bound). The position must not be terminal: it has
@@ -445,6 +454,41 @@ mod tests {
             }
             assert_eq!(phase.chained, open > 0, "{m:?}: {open} open");
         }
+    }
+
+    /// Every conversion of every `step`-th position of up to `pieces` pieces is
+    /// an exit where the material's phase says none continues; returns how many
+    /// conversions were not exits (in the materials where some may continue).
+    fn conversions_that_continue<V: Variant>(set: &RuleSet, pieces: u32, step: u64) -> usize {
+        let mut continuing = 0;
+        for slice in damka_core::build_order::<V>(pieces) {
+            let phase = Phase::of(set, &slice.material());
+            let indexer = damka_core::SliceIndexer::<V>::new(slice).unwrap();
+            for index in (0..indexer.size()).step_by(step as usize) {
+                let pos = indexer.position(index);
+                for mv in damka_core::legal_moves(&pos) {
+                    if !mv.is_capture() && !mv.is_promotion() {
+                        continue;
+                    }
+                    let after = damka_core::apply(&pos, &mv);
+                    if !is_exit(set, &pos, &mv, &after) {
+                        assert!(phase.continues_through_conversions(), "{slice}: {mv:?}");
+                        continuing += 1;
+                    }
+                }
+            }
+        }
+        continuing
+    }
+
+    #[test]
+    fn only_materials_whose_phase_continues_have_conversions_that_are_not_exits() {
+        let continuing =
+            conversions_that_continue::<damka_core::Russian>(&presets::russian(), 4, 7);
+        assert!(continuing > 0, "R3 counts through promotions");
+        let continuing =
+            conversions_that_continue::<damka_core::International>(&presets::fmjd(), 4, 31);
+        assert!(continuing > 0, "I2 and I3 count through promotions");
     }
 
     #[test]
