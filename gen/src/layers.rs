@@ -22,7 +22,11 @@
 //! (every position a draw, unless the side to move has no move) down to `c = 0`,
 //! each layer from the one above. The DTC value saves the work for most
 //! positions: a draw stays a draw, and a win or loss in `d <= resettable - c` plies
-//! keeps its value, since no line of it can reach the limit.
+//! keeps its value, since no line of it can reach the limit. So does a position
+//! whose value in layer `c + 1` is its DTC value: with a lower count the side that
+//! wins by DTC can play the same line (every count on it is lower until a man
+//! move makes them equal), and the limit only adds draws, so no one does better
+//! than DTC.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -381,6 +385,10 @@ impl<V: Variant> Layers<'_, V> {
                         *value = match dtc[local].distance() {
                             None => Dtc::DRAW,
                             Some(d) if u32::from(d) <= room => dtc[local],
+                            // More room never hurts the side that wins by DTC, and
+                            // nothing does better than DTC: a position that reached its
+                            // DTC value one layer up keeps it in every layer below.
+                            Some(_) if above[local] == dtc[local] => dtc[local],
                             Some(_) => self.evaluate(unit, local, &above, (&mut moves, &mut exits)),
                         };
                     }
