@@ -183,6 +183,10 @@ pub const COUNTED_BYTES_PER_POSITION: u64 = 1600;
 /// entries, 12.0 MB; `1M1K-1M1K`: 19.8 M entries, 262 KB).
 pub const LAYERED_ENTRIES_PER_BYTE: u64 = 16;
 
+/// Bytes per unit that the layered pass may spend keeping what each position's
+/// moves give across its layers (`crate::layers`), per thread.
+pub const LAYER_CACHE_BYTES: usize = 256 << 20;
+
 /// What building the rule tables of the group headed by `head` under the rule
 /// set of `rules` needs with `threads` threads, in bytes, with the group's DTC
 /// and DTZ solves in memory ([`GroupNeed::resident`]) or with their sub-slices
@@ -240,7 +244,8 @@ pub fn rule_group_need<V: Variant>(
                 Some(_) => COUNTED_BYTES_PER_POSITION * positions,
                 None => {
                     let layers = u64::from(plan.layer_limit());
-                    let unit = need.unit_positions * (2 * layers + 6) * threads as u64;
+                    let unit = (need.unit_positions * (2 * layers + 6) + LAYER_CACHE_BYTES as u64)
+                        * threads as u64;
                     let (fresh, blocks) = if spilled {
                         (pair_values, 0)
                     } else {

@@ -29,6 +29,7 @@
 //! than DTC.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use damka_core::movegen::generate;
@@ -39,6 +40,7 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
 use crate::block_file::{BlockFile, Parked};
+use crate::budget::LAYER_CACHE_BYTES;
 use crate::dtc::Conversion;
 use crate::error::GenError;
 use crate::exits::ExitCache;
@@ -372,25 +374,58 @@ impl<V: Variant> Layers<'_, V> {
         let mut layer = vec![Dtc::DRAW; n];
         // The unit's entries of the counted tables: `D(p, c)` at `local * layers + c`.
         let mut rows = vec![0u16; n * layers];
+        // Per chunk of positions, what their moves give in every layer, made in the
+        // first layer (the one that evaluates the most positions) while the unit's
+        // share of `LAYER_CACHE_BYTES` lasts.
+        let mut caches: Vec<Option<ChunkMoves>> = Vec::new();
+        caches.resize_with(n.div_ceil(CHUNK), || None);
+        let cached = AtomicUsize::new(0);
         for c in (0..self.resettable).rev() {
             let room = self.resettable - c;
+            let first_layer = c + 1 == self.resettable;
             layer
                 .par_chunks_mut(CHUNK)
+                .zip(caches.par_iter_mut())
                 .enumerate()
-                .for_each(|(chunk, values)| {
+                .for_each(|(chunk, (values, cache))| {
                     let mut moves = Vec::with_capacity(64);
                     let mut exits = ExitCache::default();
+                    let mut scratch = ChunkMoves::default();
+                    let build = first_layer && cached.load(Ordering::Relaxed) < LAYER_CACHE_BYTES;
+                    let mut made = ChunkMoves::default();
                     for (i, value) in values.iter_mut().enumerate() {
                         let local = chunk * CHUNK + i;
-                        *value = match dtc[local].distance() {
-                            None => Dtc::DRAW,
-                            Some(d) if u32::from(d) <= room => dtc[local],
+                        let evaluated = match dtc[local].distance() {
+                            None => Some(Dtc::DRAW),
+                            Some(d) if u32::from(d) <= room => Some(dtc[local]),
                             // More room never hurts the side that wins by DTC, and
                             // nothing does better than DTC: a position that reached its
                             // DTC value one layer up keeps it in every layer below.
-                            Some(_) if above[local] == dtc[local] => dtc[local],
-                            Some(_) => self.evaluate(unit, local, &above, (&mut moves, &mut exits)),
+                            Some(_) if above[local] == dtc[local] => Some(dtc[local]),
+                            Some(_) => None,
                         };
+                        *value = match (evaluated, cache.as_ref()) {
+                            (Some(v), _) => {
+                                if build {
+                                    made.skip();
+                                }
+                                v
+                            }
+                            (None, Some(known)) => known.value(i, &above),
+                            (None, None) if build => {
+                                self.moves_of(unit, local, (&mut moves, &mut exits), &mut made);
+                                made.value(i, &above)
+                            }
+                            (None, None) => {
+                                scratch.clear();
+                                self.moves_of(unit, local, (&mut moves, &mut exits), &mut scratch);
+                                scratch.value(0, &above)
+                            }
+                        };
+                    }
+                    if build {
+                        cached.fetch_add(made.bytes(), Ordering::Relaxed);
+                        *cache = Some(made);
                     }
                 });
             for (local, value) in layer.iter().enumerate() {
@@ -409,14 +444,16 @@ impl<V: Variant> Layers<'_, V> {
         Ok(())
     }
 
-    /// `D(p, c)` of the position at `local`, from `above`, the layer `c + 1`.
-    fn evaluate(
+    /// Appends to `out` what the moves of the position at `local` give in every
+    /// layer: the best of its conversions and man moves, which leave the unit, and
+    /// the unit-local indices its king moves reach (valued from the layer above).
+    fn moves_of(
         &self,
         unit: &Unit,
         local: usize,
-        above: &[Dtc],
         (moves, exits): (&mut Vec<Move>, &mut ExitCache),
-    ) -> Dtc {
+        out: &mut ChunkMoves,
+    ) {
         let k = self.group.block_size() as usize;
         let block = local / k;
         let partner_block = if unit.count == 2 { 1 - block } else { 0 };
@@ -425,34 +462,106 @@ impl<V: Variant> Layers<'_, V> {
         let pos = self.group.position(unit, local);
         moves.clear();
         generate(&pos, moves);
-        let (mut win, mut draw, mut loss): (Option<u16>, bool, Option<u16>) = (None, false, None);
+        let mut best = Best::default();
         for mv in moves.iter() {
             let after = apply(&pos, mv);
-            let (wdl, d) = if mv.is_capture() || mv.is_promotion() {
-                self.group.metric.conversion(&pos, mv, &after, exits)
+            if mv.is_capture() || mv.is_promotion() {
+                best.add(self.group.metric.conversion(&pos, mv, &after, exits));
+                continue;
+            }
+            let next = after.flipped();
+            if is_king_move(&pos, mv) {
+                out.targets
+                    .push(self.group.local(unit, partner_block, &next) as u32);
             } else {
-                let next = after.flipped();
-                let value = if is_king_move(&pos, mv) {
-                    above[self.group.local(unit, partner_block, &next)]
-                } else {
-                    let target = &self.group.slots[partner_slot];
-                    let at = target.indexer.index(&next) as usize;
-                    Dtc::from_raw(self.fresh[partner_slot].get(at))
-                };
-                back((value.wdl(), value.distance().unwrap_or(0)))
-            };
-            match wdl {
-                Wdl::Win => win = Some(win.map_or(d, |w| w.min(d))),
-                Wdl::Draw => draw = true,
-                Wdl::Loss => loss = Some(loss.map_or(d, |l| l.max(d))),
+                let target = &self.group.slots[partner_slot];
+                let at = target.indexer.index(&next) as usize;
+                let value = Dtc::from_raw(self.fresh[partner_slot].get(at));
+                best.add(back((value.wdl(), value.distance().unwrap_or(0))));
             }
         }
-        match (win, draw, loss) {
+        out.fixed.push(Some(best));
+        out.ends.push(out.targets.len() as u32);
+    }
+}
+
+/// The best value of a position's moves so far, for the side to move.
+#[derive(Debug, Clone, Copy, Default)]
+struct Best {
+    /// The shortest win.
+    win: Option<u16>,
+    /// Whether a move draws.
+    draw: bool,
+    /// The longest loss.
+    loss: Option<u16>,
+}
+
+impl Best {
+    /// Takes a move of value `(wdl, plies)` for the side that plays it.
+    #[inline]
+    fn add(&mut self, (wdl, d): (Wdl, u16)) {
+        match wdl {
+            Wdl::Win => self.win = Some(self.win.map_or(d, |w| w.min(d))),
+            Wdl::Draw => self.draw = true,
+            Wdl::Loss => self.loss = Some(self.loss.map_or(d, |l| l.max(d))),
+        }
+    }
+
+    /// The position's value once every move is taken (no move: lost).
+    #[inline]
+    fn value(self) -> Dtc {
+        match (self.win, self.draw, self.loss) {
             (Some(d), _, _) => Dtc::win(d),
             (None, true, _) => Dtc::DRAW,
             (None, false, Some(d)) => Dtc::loss(d),
             (None, false, None) => Dtc::loss(0),
         }
+    }
+}
+
+/// What the moves of a chunk's positions give in every layer
+/// ([`Layers::moves_of`]): generating and indexing them once instead of once per
+/// layer is most of the layered pass's work saved. Position `i` of the chunk has
+/// `fixed[i]` (`None` where it was not evaluated when this was made) and the king
+/// moves `targets[ends[i - 1]..ends[i]]`.
+#[derive(Default)]
+struct ChunkMoves {
+    fixed: Vec<Option<Best>>,
+    ends: Vec<u32>,
+    targets: Vec<u32>,
+}
+
+impl ChunkMoves {
+    /// Records a position that was not evaluated.
+    fn skip(&mut self) {
+        self.fixed.push(None);
+        self.ends.push(self.targets.len() as u32);
+    }
+
+    /// Forgets every position.
+    fn clear(&mut self) {
+        self.fixed.clear();
+        self.ends.clear();
+        self.targets.clear();
+    }
+
+    /// The bytes it holds.
+    fn bytes(&self) -> usize {
+        self.fixed.capacity() * std::mem::size_of::<Option<Best>>()
+            + (self.ends.capacity() + self.targets.capacity()) * 4
+    }
+
+    /// `D(p, c)` of position `i` from `above`, the layer `c + 1`; the position
+    /// must have been evaluated when this was made.
+    #[inline]
+    fn value(&self, i: usize, above: &[Dtc]) -> Dtc {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        let mut best = self.fixed[i].expect("a position evaluated in the first layer");
+        for &target in &self.targets[start..self.ends[i] as usize] {
+            let value = above[target as usize];
+            best.add(back((value.wdl(), value.distance().unwrap_or(0))));
+        }
+        best.value()
     }
 }
 
