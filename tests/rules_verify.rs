@@ -63,22 +63,14 @@ fn tamper(dir: &Path, slice: Slice, kind: ValueKind, index: usize, value: u16) {
         .unwrap();
 }
 
-/// `damka verify --rules SPEC` on the Russian tables under `dir`.
-fn verify_cli(dir: &Path, spec: &str) -> common::Run {
+/// `damka verify --rules SPEC` on the Russian tables under `dir`, with `extra`
+/// arguments.
+fn verify_cli(dir: &Path, spec: &str, extra: &[&str]) -> common::Run {
     let dir = dir.to_str().unwrap();
-    damka(
-        &[
-            "verify",
-            "--variant",
-            "russian",
-            "--dir",
-            dir,
-            "--rules",
-            spec,
-            "--quiet",
-        ],
-        "",
-    )
+    let mut args = vec!["verify", "--variant", "russian", "--dir", dir];
+    args.extend(["--rules", spec, "--quiet"]);
+    args.extend(extra);
+    damka(&args, "")
 }
 
 #[test]
@@ -227,9 +219,15 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     }
 
     // The command line says so and fails.
-    let run = verify_cli(&dir, spec);
+    let run = verify_cli(&dir, spec, &[]);
     assert!(!run.ok, "{}", run.out);
     assert!(run.out.contains("mismatch"), "{}", run.out);
+
+    // One group at a time: the tampered one fails, another passes.
+    let run = verify_cli(&dir, spec, &["--slice", SLICE]);
+    assert!(!run.ok && run.out.contains("mismatch"), "{}", run.out);
+    let run = verify_cli(&dir, spec, &["--slice", "0M2K-0M2K"]);
+    assert!(run.ok, "{}{}", run.out, run.err);
 }
 
 #[test]
@@ -237,7 +235,14 @@ fn verify_rules_without_rule_tables_is_a_clear_error() {
     let tmp = temp_dir("rules-verify-empty");
     let dir = tmp.path().to_path_buf();
     common::build_tables::<Russian>(&dir, 2, &[]);
-    let run = verify_cli(&dir, "russian");
+    let run = verify_cli(&dir, "russian", &[]);
     assert!(!run.ok);
     assert!(run.err.contains("no russian rule tables"), "{}", run.err);
+    let run = verify_cli(&dir, "russian", &["--slice", "0M1K-0M1K"]);
+    assert!(!run.ok);
+    assert!(
+        run.err.contains("no russian rule tables of 0M1K-0M1K"),
+        "{}",
+        run.err
+    );
 }

@@ -38,9 +38,24 @@ pub fn verify_rules<V: Variant>(
     set: &RuleSet,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
+    verify_rules_of::<V>(root, set, None, progress)
+}
+
+/// Verifies the rule tables of `set` under `root` like [`verify_rules`], of the
+/// slice `only` and its mirror if given (their dependencies' rule tables must be
+/// there), else of every slice that has them.
+pub fn verify_rules_of<V: Variant>(
+    root: &Path,
+    set: &RuleSet,
+    only: Option<Slice>,
+    progress: Option<OnProgress<'_>>,
+) -> Result<VerifyReport, GenError> {
     let rules = RuleTablebase::<V>::new(root, set.clone());
     let mut report = VerifyReport::default();
     for slice in tables_in(rules.tablebase().dir())? {
+        if only.is_some_and(|s| slice != s && slice != s.mirror()) {
+            continue;
+        }
         if !rules.path(slice, ValueKind::RuleWdl).is_file() {
             continue;
         }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use damka_core::{International, Russian, Slice, Variant, VariantKind};
 use damka_gen::verify::{verify, verify_checksums};
 use damka_gen::verify_mtc::verify_mtc;
-use damka_gen::verify_rules::verify_rules;
+use damka_gen::verify_rules::verify_rules_of;
 use damka_gen::{OnProgress, Progress};
 use damka_probe::limits::RuleSet;
 
@@ -46,8 +46,9 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, default_value = "dtw", conflicts_with_all = ["checksums_only", "rules"])]
     pub metric: Metric,
     /// Verify only this slice and its mirror, e.g. `0M4K-0M3K` (the WDL and
-    /// DTW tables; their dependencies' tables must be there).
-    #[arg(long, conflicts_with_all = ["checksums_only", "rules"])]
+    /// DTW tables, or with `--rules` the rule tables; their dependencies' tables
+    /// must be there).
+    #[arg(long, conflicts_with = "checksums_only")]
     pub slice: Option<Slice>,
 }
 
@@ -95,10 +96,11 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             let bars = Bars::verify(Some(&set.name), args.quiet);
             let draw = |event: Progress| bars.show(event);
             let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
-            let report = verify_rules::<V>(&args.dir, &set, progress)?;
+            let report = verify_rules_of::<V>(&args.dir, &set, args.slice, progress)?;
             if report.tables == 0 {
+                let of = args.slice.map(|s| format!(" of {s}")).unwrap_or_default();
                 anyhow::bail!(
-                    "no {} rule tables in {} (build them with `damka gen --rules {}`)",
+                    "no {} rule tables{of} in {} (build them with `damka gen --rules {}`)",
                     set.name,
                     args.dir.join(V::KIND.name()).display(),
                     spec
