@@ -50,12 +50,19 @@ pub fn verify_rules_of<V: Variant>(
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
-    let rules = RuleTablebase::<V>::new(root, set.clone());
     let mut report = VerifyReport::default();
-    for slice in tables_in(rules.tablebase().dir())? {
+    let dir = RuleTablebase::<V>::new(root, set.clone())
+        .tablebase()
+        .dir()
+        .to_path_buf();
+    for slice in tables_in(&dir)? {
         if only.is_some_and(|s| slice != s && slice != s.mirror()) {
             continue;
         }
+        // A reader of its own per slice: the tables it decodes whole (the slice's
+        // and its successors') are kept for as long as it lives, so one reader
+        // for the whole run would end up holding every table of the set.
+        let rules = RuleTablebase::<V>::new(root, set.clone());
         if !rules.path(slice, ValueKind::RuleWdl).is_file() {
             continue;
         }
