@@ -218,13 +218,11 @@ pub fn rule_group_need<V: Variant>(
 ) -> Result<GroupNeed, GenError> {
     let need = group_need_general::<V>(head, threads)?;
     let positions = group_positions::<V>(head)?;
-    let continues = rules
-        .phase(head.material())?
-        .continues_through_conversions()
-        || rules
-            .phase(head.mirror().material())?
-            .continues_through_conversions();
-    let per_dependency = if continues { 3 } else { 1 };
+    let per_dependency = if reads_dependency_dtc(rules, head)? {
+        3
+    } else {
+        1
+    };
     let shared = per_dependency * need.dependencies + DEFAULT_CACHE_BYTES as u64;
     let zeroing = if rules.phase(head.material())?.zeroing(rules.set()) {
         positions
@@ -273,6 +271,24 @@ pub fn rule_group_need<V: Variant>(
         },
         ..need
     })
+}
+
+/// Whether the rule build of the group headed by `head` reads its dependencies'
+/// DTC tables: where the phase of the slice or its mirror can continue through a
+/// conversion (otherwise only their RWDL tables).
+pub(crate) fn reads_dependency_dtc<V: Variant>(
+    rules: &RuleTablebase<V>,
+    head: Slice,
+) -> Result<bool, GenError> {
+    for slice in [head, head.mirror()] {
+        if rules
+            .phase(slice.material())?
+            .continues_through_conversions()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Mebibytes, rounded up.

@@ -25,7 +25,7 @@ use damka_probe::ProbeError;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
-use crate::budget::{mib, rule_group_need};
+use crate::budget::{mib, reads_dependency_dtc, rule_group_need};
 use crate::build::{
     build, ceiling, group_positions, groups, BuildOptions, BuildReport, BuiltGroup,
 };
@@ -103,12 +103,7 @@ pub fn build_rules<V: Variant>(
         // as it lives, so one reader for the whole build would hold every table
         // built so far.
         let rules = RuleTablebase::<V>::new(&tables.root, set.clone());
-        let continues = rules
-            .phase(head.material())?
-            .continues_through_conversions()
-            || rules
-                .phase(head.mirror().material())?
-                .continues_through_conversions();
+        let continues = reads_dependency_dtc(&rules, head)?;
         let mut deps = Vec::new();
         for dep in dependencies(head) {
             let dtc = continues
