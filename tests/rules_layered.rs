@@ -107,7 +107,8 @@ fn answers_without_a_search(
 }
 
 /// `verify_rules` passes the layered counted tables as built and finds a
-/// changed value in one of them.
+/// changed value in one of them, in layer 0 (which the check keeps in memory)
+/// and in a layer above it (which it reads through the block cache).
 #[test]
 fn verification_rederives_the_layered_tables() {
     let tmp = temp_dir("rules-layered-verify");
@@ -118,29 +119,76 @@ fn verification_rederives_the_layered_tables() {
     assert_eq!(report.mismatches, 0, "{:?}", report.examples);
     let slice: Slice = "1M1K-0M1K".parse().unwrap();
     let tables = RuleTablebase::<Russian>::new(dir, set.clone());
-    let table = tables.table(slice, ValueKind::CountedDtc).unwrap();
-    let mut values: Vec<u16> = table.raw_values().collect();
+    let built: Vec<u16> = tables
+        .table(slice, ValueKind::CountedDtc)
+        .unwrap()
+        .raw_values()
+        .collect();
+    drop(tables);
     let size = SliceIndexer::<Russian>::new(slice).unwrap().size() as usize;
     assert_eq!(
-        values.len(),
+        built.len(),
         30 * size,
         "one value per position and R4 count"
     );
-    let won = values
-        .iter()
-        .position(|&v| Dtc::from_raw(v).distance() > Some(2) && Dtc::from_raw(v).wdl() == Wdl::Win)
-        .unwrap();
-    values[won] = Dtc::win(1).raw();
     let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
-    let kind = ValueKind::CountedDtc;
-    store
-        .write_rule_table(slice, (&set.name, set.fingerprint()), kind, &values)
-        .unwrap();
+    let write = |values: &[u16]| {
+        let at = (&set.name[..], set.fingerprint());
+        store
+            .write_rule_table(slice, at, ValueKind::CountedDtc, values)
+            .unwrap();
+    };
+    for above in [false, true] {
+        let won = (0..built.len())
+            .find(|&i| {
+                let v = Dtc::from_raw(built[i]);
+                (i % 30 != 0) == above && v.distance() > Some(2) && v.wdl() == Wdl::Win
+            })
+            .unwrap();
+        let mut values = built.clone();
+        values[won] = Dtc::win(1).raw();
+        write(&values);
+        let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+        assert!(report.mismatches > 0, "a change at state {}", won % 30);
+        assert!(
+            report.examples.iter().any(|m| m.table == "cdtc"),
+            "{:?}",
+            report.examples
+        );
+    }
+    write(&built);
     let report = verify_rules::<Russian>(dir, &set, None).unwrap();
-    assert!(report.mismatches > 0);
-    assert!(
-        report.examples.iter().any(|m| m.table == "cdtc"),
-        "{:?}",
-        report.examples
-    );
+    assert_eq!(report.mismatches, 0, "{:?}", report.examples);
+}
+
+/// The counted table's entries read in runs through the block cache
+/// (`counted_entries`) and decoded past it (`decode_counted`) equal the whole
+/// decoded table, for runs that start anywhere and cross block boundaries.
+#[test]
+fn counted_entries_read_in_runs_equal_the_decoded_table() {
+    let tmp = temp_dir("rules-layered-runs");
+    let dir = tmp.path();
+    build_rule_tables::<Russian>(dir, 3, &[], "russian");
+    let set = RuleSet::preset("russian").unwrap();
+    let slice: Slice = "1M1K-0M1K".parse().unwrap();
+    let whole: Vec<u16> = RuleTablebase::<Russian>::new(dir, set.clone())
+        .table(slice, ValueKind::CountedDtc)
+        .unwrap()
+        .raw_values()
+        .collect();
+    let block = ValueKind::CountedDtc.block_entries() as usize;
+    assert!(whole.len() > 3 * block, "{} entries", whole.len());
+    let tables = RuleTablebase::<Russian>::with_cache_bytes(dir, set, 1 << 20);
+    for (first, len) in [(0, 30), (block - 7, 30), (block - 1, 2 * block + 5), (5, 1)] {
+        let mut cached = vec![u16::MAX; len];
+        tables
+            .counted_entries(slice, first as u64, &mut cached)
+            .unwrap();
+        assert_eq!(cached, whole[first..first + len], "cached run at {first}");
+        let mut decoded = vec![u16::MAX; len];
+        tables
+            .decode_counted(slice, first as u64, &mut decoded)
+            .unwrap();
+        assert_eq!(decoded, whole[first..first + len], "decoded run at {first}");
+    }
 }

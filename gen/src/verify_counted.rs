@@ -11,33 +11,66 @@
 //! layer 0 is stored, and `D(q, c, k)` is `D(q, 0, k)` when that fits the `H - c`
 //! plies left, else a draw. The check is complete by induction on the layer count
 //! from `H` down and on the stored distance, as for DTW.
+//!
+//! A counted table holds `H * K` states per position, too many to decode whole
+//! for the large slices (50 states a position under I1). The check keeps only
+//! layer 0 of the slice and of its mirror in memory, `K` states a position, which
+//! is all that quiet man moves reach (they restart the layer count). A king move
+//! keeps the men, so it reaches the one sub-slice of the mirror with the same men
+//! flipped: its states are read through a block cache sized for a few such
+//! sub-slices ([`cache_bytes`]), which holds the sub-slices the threads are in as
+//! they walk the slice in index order.
 
-use std::sync::Arc;
-
-use damka_core::{apply, generate, Move, Position, Slice, Variant};
-use damka_formats::table::ValueKind;
+use damka_core::huge::HugeArray;
+use damka_core::{apply, generate, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::{Dtc, RuleWdl, Wdl};
-use damka_probe::limits::{is_exit, Counted, RuleTablebase, MAX_COUNTERS};
-use damka_probe::SliceTable;
+use damka_probe::limits::{is_exit, Counted, RuleSet, RuleTablebase, MAX_COUNTERS};
+use damka_probe::DEFAULT_CACHE_BYTES;
+use rayon::prelude::*;
 
 use crate::error::GenError;
+
+/// Positions whose states are decoded at a time while layer 0 is gathered.
+const LAYER0_POSITIONS: u64 = 1 << 20;
 
 /// One move as the check reads it.
 enum Step {
     /// A conversion, worth these values for the mover by conditional count (one
     /// value when the counts do not matter).
     Conversion(Vec<Dtc>),
-    /// A quiet move: the counted table and index of the position reached (White
-    /// to move), whether a king moved, and whether the condition holds after it.
-    Quiet(usize, u64, bool, bool),
+    /// A quiet move: the stored states of the position it reaches, from offset
+    /// `at` of the position's state list (every state after a king move in a
+    /// material with men, else the `K` states of layer 0), whether a king moved,
+    /// and whether the condition holds after it.
+    Quiet { at: usize, king: bool, after: bool },
+}
+
+/// The counted table of one slice of the checked pair: the slice, its index,
+/// and its layer-0 states (`K` per position, by position then `k`).
+struct Table<V: Variant> {
+    slice: Slice,
+    indexer: SliceIndexer<V>,
+    layer0: HugeArray<u16>,
 }
 
 /// The counted-table checks of one slice.
 pub(crate) struct CountedChecker<'a, V: Variant> {
     rules: &'a RuleTablebase<V>,
     plan: &'a Counted,
-    /// The counted tables of the slice and of its mirror, with their slices.
-    tables: [(Slice, Arc<SliceTable<V>>); 2],
+    /// The slice's counted table, then its mirror's unless the slice is its own.
+    tables: Vec<Table<V>>,
+}
+
+/// The block-cache budget for checking `slice` under `set`: room for the
+/// king-move successors of the sub-slices that every thread and one more are
+/// in (about a byte per state, see the module docs), on top of the default.
+pub(crate) fn cache_bytes<V: Variant>(set: &RuleSet, slice: Slice) -> Result<usize, GenError> {
+    let Some(plan) = Counted::of(set, &slice.material()).filter(Counted::men) else {
+        return Ok(DEFAULT_CACHE_BYTES);
+    };
+    let states = SliceIndexer::<V>::new(slice)?.king_placements() * u64::from(plan.sheets());
+    let bytes = (rayon::current_num_threads() as u64 + 1) * states * 9 / 8;
+    Ok(DEFAULT_CACHE_BYTES.saturating_add(usize::try_from(bytes).unwrap_or(usize::MAX)))
 }
 
 impl<'a, V: Variant> CountedChecker<'a, V> {
@@ -46,18 +79,27 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         let Some(plan) = rules.counted_plan(slice.material())? else {
             return Ok(None);
         };
-        let table = |s: Slice| rules.table(s, ValueKind::CountedDtc).map(|t| (s, t));
+        let mut slices = vec![slice];
+        if slice.mirror() != slice {
+            slices.push(slice.mirror());
+        }
+        let tables = slices
+            .into_iter()
+            .map(|s| {
+                let indexer = SliceIndexer::<V>::new(s)?;
+                let layer0 = layer0(rules, plan, s, indexer.size())?;
+                Ok(Table {
+                    slice: s,
+                    indexer,
+                    layer0,
+                })
+            })
+            .collect::<Result<_, GenError>>()?;
         Ok(Some(CountedChecker {
             rules,
             plan,
-            tables: [table(slice)?, table(slice.mirror())?],
+            tables,
         }))
-    }
-
-    /// The stored `D` of the position at `index` of table `t` in state `sheet`.
-    fn stored(&self, t: usize, index: u64, sheet: u32) -> Dtc {
-        let at = index * u64::from(self.plan.sheets()) + u64::from(sheet);
-        Dtc::from_raw(self.tables[t].1.raw_at(at as usize))
     }
 
     /// Checks every stored state of `pos` (White to move, at `index` of the
@@ -70,13 +112,18 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         rwdl: RuleWdl,
         record: &mut dyn FnMut(&'static str, String, String),
     ) -> Result<(), GenError> {
-        let steps = self.steps(pos)?;
         let plan = self.plan;
+        let sheets = u64::from(plan.sheets());
+        let mut own = vec![0; sheets as usize];
+        self.rules
+            .counted_entries(self.tables[0].slice, index * sheets, &mut own)?;
+        let mut reached = Vec::new();
+        let steps = self.steps(pos, &mut reached)?;
         let holds = plan.cond_holds(self.rules.set(), pos);
         for k in 0..plan.cond_limit() {
             for c in 0..plan.layers() {
-                let expected = self.derive(&steps, c, if holds { k } else { 0 }, holds);
-                let stored = self.stored(0, index, plan.sheet(c, k));
+                let expected = self.derive(&steps, &reached, c, if holds { k } else { 0 }, holds);
+                let stored = Dtc::from_raw(own[plan.sheet(c, k) as usize]);
                 if stored != expected {
                     record(
                         "cdtc",
@@ -86,7 +133,7 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                 }
             }
         }
-        let fresh = plan.decide(self.stored(0, index, 0), &[0; MAX_COUNTERS]);
+        let fresh = plan.decide(Dtc::from_raw(own[0]), &[0; MAX_COUNTERS]);
         if fresh.wdl() != rwdl.ruled() {
             record(
                 "rwdl",
@@ -97,8 +144,9 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         Ok(())
     }
 
-    /// The moves of `pos` as the check reads them.
-    fn steps(&self, pos: &Position<V>) -> Result<Vec<Step>, GenError> {
+    /// The moves of `pos` as the check reads them; the states of the positions
+    /// quiet moves reach are appended to `reached`.
+    fn steps(&self, pos: &Position<V>, reached: &mut Vec<u16>) -> Result<Vec<Step>, GenError> {
         let (set, plan) = (self.rules.set(), self.plan);
         let holds = plan.cond_holds(set, pos);
         let mut moves: Vec<Move> = Vec::new();
@@ -123,29 +171,50 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                 let next = after.flipped();
                 let slice = Slice::of(&next)
                     .map_err(|e| damka_probe::ProbeError::InvalidPosition(e.to_string()))?;
-                let t = usize::from(slice != self.tables[0].0);
-                let index = self.tables[t].1.indexer().index(&next);
+                let table = &self.tables[usize::from(slice != self.tables[0].slice)];
+                let index = table.indexer.index(&next);
                 let king = pos.kings() & (1u64 << mv.from_bit()) != 0;
-                Step::Quiet(t, index, king, plan.cond_holds(set, &after))
+                let at = reached.len();
+                if king && plan.men() {
+                    let sheets = u64::from(plan.sheets());
+                    reached.resize(at + sheets as usize, 0);
+                    self.rules
+                        .counted_entries(table.slice, index * sheets, &mut reached[at..])?;
+                } else {
+                    let k = u64::from(plan.cond_limit());
+                    reached.extend_from_slice(&table.layer0[(index * k) as usize..][..k as usize]);
+                }
+                Step::Quiet {
+                    at,
+                    king,
+                    after: plan.cond_holds(set, &after),
+                }
             };
             steps.push(step);
         }
         Ok(steps)
     }
 
-    /// `D(p, c, k)` from the moves `steps` of `p`, where the condition holds or
-    /// not (`holds`).
-    fn derive(&self, steps: &[Step], c: u32, k: u32, holds: bool) -> Dtc {
+    /// `D(p, c, k)` from the moves `steps` of `p` and the states they reach
+    /// (`reached`), where the condition holds or not (`holds`).
+    fn derive(&self, steps: &[Step], reached: &[u16], c: u32, k: u32, holds: bool) -> Dtc {
         let plan = self.plan;
         let (big_h, big_k) = (plan.layer_limit(), plan.cond_limit());
         let (mut win, mut draw, mut loss): (Option<u16>, bool, Option<u16>) = (None, false, None);
         for step in steps {
             let value = match step {
                 Step::Conversion(values) => values[(k as usize).min(values.len() - 1)],
-                &Step::Quiet(t, index, king, after) => {
+                &Step::Quiet { at, king, after } => {
+                    // Every state after a king move in a material with men, else
+                    // layer 0 alone, where state `k * layers` is the `k`-th.
+                    let full = king && plan.men();
+                    let state = |sheet: u32| {
+                        let offset = if full { sheet } else { sheet / plan.layers() };
+                        Dtc::from_raw(reached[at + offset as usize])
+                    };
                     let next_c = if king || !plan.men() { c + 1 } else { 0 };
                     let next_k = if after && holds { k + 1 } else { 0 };
-                    let moves = self.stored(t, index, 0) != Dtc::loss(0);
+                    let moves = state(0) != Dtc::loss(0);
                     if next_c >= big_h || (after && next_k >= big_k) {
                         if moves {
                             Dtc::DRAW
@@ -153,9 +222,9 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                             Dtc::win(1)
                         }
                     } else if plan.men() {
-                        self.stored(t, index, plan.sheet(next_c, next_k)).back()
+                        state(plan.sheet(next_c, next_k)).back()
                     } else {
-                        let layer0 = self.stored(t, index, plan.sheet(0, next_k));
+                        let layer0 = state(plan.sheet(0, next_k));
                         match layer0.distance() {
                             Some(d) if u32::from(d) <= big_h - next_c => layer0.back(),
                             _ => Dtc::DRAW,
@@ -176,4 +245,32 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
             (None, false, None) => Dtc::loss(0),
         }
     }
+}
+
+/// The layer-0 states of the counted table of `slice` (`size` positions), `K`
+/// per position: the table decoded [`LAYER0_POSITIONS`] positions at a time.
+fn layer0<V: Variant>(
+    rules: &RuleTablebase<V>,
+    plan: &Counted,
+    slice: Slice,
+    size: u64,
+) -> Result<HugeArray<u16>, GenError> {
+    let (sheets, layers) = (plan.sheets() as usize, plan.layers() as usize);
+    let k = plan.cond_limit() as usize;
+    let mut layer0 = HugeArray::<u16>::zeroed(size as usize * k);
+    let mut states = vec![0; LAYER0_POSITIONS.min(size) as usize * sheets];
+    for start in (0..size).step_by(LAYER0_POSITIONS as usize) {
+        let n = LAYER0_POSITIONS.min(size - start) as usize;
+        let part = &mut states[..n * sheets];
+        rules.decode_counted(slice, start * sheets as u64, part)?;
+        layer0[start as usize * k..][..n * k]
+            .par_chunks_mut(k)
+            .zip(part.par_chunks(sheets))
+            .for_each(|(out, all)| {
+                for (kk, value) in out.iter_mut().enumerate() {
+                    *value = all[kk * layers];
+                }
+            });
+    }
+    Ok(layer0)
 }

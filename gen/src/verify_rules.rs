@@ -29,7 +29,7 @@ use damka_probe::{limits::is_exit, limits::RuleSet, limits::RuleTablebase, limit
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record, tables_in, Found, Mismatch, VerifyReport};
-use crate::verify_counted::CountedChecker;
+use crate::verify_counted::{self, CountedChecker};
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them,
 /// reporting progress to `progress` (one group per slice).
@@ -59,10 +59,12 @@ pub fn verify_rules_of<V: Variant>(
         if only.is_some_and(|s| slice != s && slice != s.mirror()) {
             continue;
         }
-        // A reader of its own per slice: the tables it decodes whole (the slice's
-        // and its successors') are kept for as long as it lives, so one reader
-        // for the whole run would end up holding every table of the set.
-        let rules = RuleTablebase::<V>::new(root, set.clone());
+        // A reader of its own per slice, its block cache sized for the slice's
+        // counted check: the tables it decodes whole (the slice's and its
+        // successors') are kept for as long as it lives, so one reader for the
+        // whole run would end up holding every table of the set.
+        let cache = verify_counted::cache_bytes::<V>(set, slice)?;
+        let rules = RuleTablebase::<V>::with_cache_bytes(root, set.clone(), cache);
         if !rules.path(slice, ValueKind::RuleWdl).is_file() {
             continue;
         }

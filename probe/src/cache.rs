@@ -79,7 +79,7 @@ impl BlockCache {
         &self,
         key: BlockKey,
         load: impl FnOnce() -> Result<Block, E>,
-        read: impl Fn(&Block) -> R,
+        read: impl FnOnce(&Block) -> R,
     ) -> Result<R, E> {
         if let Some(block) = self.shard(key).blocks.get(&key) {
             return Ok(read(block));
@@ -92,7 +92,7 @@ impl BlockCache {
         &self,
         key: BlockKey,
         load: impl FnOnce() -> Result<Block, E>,
-        read: impl Fn(&Block) -> R,
+        read: impl FnOnce(&Block) -> R,
     ) -> Result<R, E> {
         let block = load()?;
         let result = read(&block);

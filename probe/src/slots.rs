@@ -7,6 +7,7 @@ use std::path::Path;
 
 use damka_core::{Material, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::{Block, ValueKind};
+use rayon::prelude::*;
 
 use crate::cache::BlockCache;
 use crate::error::ProbeError;
@@ -103,6 +104,82 @@ impl<V: Variant> Opened<V> {
         )
     }
 
+    /// The raw entries from `first` on into `out` (whose length says how many),
+    /// through the block cache: one lock per block, so a reader of every state
+    /// of a position (`out.len()` of them, side by side) pays for one look-up.
+    pub(crate) fn read_run(
+        &self,
+        cache: &BlockCache,
+        first: u64,
+        out: &mut [u16],
+    ) -> Result<(), ProbeError> {
+        let per_block = self.file.header().block_entries as u64;
+        let mut entry = first;
+        for part in self.block_parts(first, out) {
+            let (block, local) = (entry / per_block, (entry % per_block) as usize);
+            entry += part.len() as u64;
+            let copied = cache.read(
+                (self.id, block),
+                || self.file.decode_block(block),
+                |b| copy_raw(b, local, part),
+            )?;
+            if !copied {
+                return Err(self.not_raw());
+            }
+        }
+        Ok(())
+    }
+
+    /// The raw entries from `first` on into `out`, decoded straight from the
+    /// file, blocks in parallel, past the block cache: for a reader of a whole
+    /// table a part at a time, which would only evict what the cache holds.
+    pub(crate) fn decode_run(&self, first: u64, out: &mut [u16]) -> Result<(), ProbeError> {
+        let per_block = self.file.header().block_entries as u64;
+        let mut entry = first;
+        let parts: Vec<(u64, usize, &mut [u16])> = self
+            .block_parts(first, out)
+            .map(|part| {
+                let at = (entry / per_block, (entry % per_block) as usize, part);
+                entry += at.2.len() as u64;
+                at
+            })
+            .collect();
+        parts.into_par_iter().try_for_each(|(block, local, part)| {
+            if copy_raw(&self.file.decode_block(block)?, local, part) {
+                Ok(())
+            } else {
+                Err(self.not_raw())
+            }
+        })
+    }
+
+    /// `out` cut where the blocks of the entries from `first` on end.
+    fn block_parts<'o>(
+        &self,
+        first: u64,
+        out: &'o mut [u16],
+    ) -> impl Iterator<Item = &'o mut [u16]> + 'o {
+        let per_block = self.file.header().block_entries as usize;
+        let head = (per_block - (first % per_block as u64) as usize).min(out.len());
+        let (head, rest) = out.split_at_mut(head);
+        std::iter::once(head)
+            .filter(|part| !part.is_empty())
+            .chain(rest.chunks_mut(per_block))
+    }
+
+    /// The error for a block without raw entries (a WDL block where another
+    /// kind was expected).
+    #[cold]
+    fn not_raw(&self) -> ProbeError {
+        ProbeError::CorruptTable {
+            path: self.file.path().to_path_buf(),
+            reason: format!(
+                "a block that is not a {} block",
+                self.file.header().kind.name()
+            ),
+        }
+    }
+
     /// Reads the entry of `white` (a White-to-move position of the table's slice)
     /// with `read`, through the block cache.
     #[inline]
@@ -146,6 +223,18 @@ pub(crate) fn open_checked<V: Variant>(
         });
     }
     Ok((file, indexer))
+}
+
+/// Copies the raw entries of `block` from offset `local` on into `out`; false
+/// when the block has no raw entries.
+fn copy_raw(block: &Block, local: usize, out: &mut [u16]) -> bool {
+    for (i, value) in out.iter_mut().enumerate() {
+        match block.raw(local + i) {
+            Some(raw) => *value = raw,
+            None => return false,
+        }
+    }
+    true
 }
 
 #[cfg(test)]

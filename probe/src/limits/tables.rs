@@ -97,6 +97,13 @@ impl<V: Variant> RuleTablebase<V> {
         Self::with_tablebase(Tablebase::new(root), set)
     }
 
+    /// [`RuleTablebase::new`] with a block cache of at most about `cache_bytes`
+    /// bytes: for a reader that knows how much it will read again.
+    #[doc(hidden)]
+    pub fn with_cache_bytes(root: &Path, set: RuleSet, cache_bytes: usize) -> RuleTablebase<V> {
+        Self::with_tablebase(Tablebase::with_cache_bytes(root, cache_bytes), set)
+    }
+
     /// The rule tables of `set` beside `tablebase`.
     fn with_tablebase(tablebase: Tablebase<V>, set: RuleSet) -> RuleTablebase<V> {
         RuleTablebase {
@@ -142,15 +149,7 @@ impl<V: Variant> RuleTablebase<V> {
             return Ok(table.clone());
         }
         let per_position = match kind {
-            ValueKind::CountedDtc => match self.counted_plan(slice.material())? {
-                Some(plan) => u64::from(plan.sheets()),
-                None => {
-                    return Err(ProbeError::InvalidRuleSet(format!(
-                        "{slice} has no counted table under {}",
-                        self.set.name
-                    )))
-                }
-            },
+            ValueKind::CountedDtc => self.sheets(slice)?,
             _ => 1,
         };
         let path = self.path(slice, kind);
@@ -196,6 +195,54 @@ impl<V: Variant> RuleTablebase<V> {
         let entry = opened.indexer.index(white) * u64::from(sheets) + u64::from(sheet);
         let value = opened.read_entry(self.tablebase.cache(), entry, |b, local| b.raw(local))?;
         value.ok_or_else(|| not_a_block(opened, kind))
+    }
+
+    /// The entries per position of the counted table of `slice`, or why it has
+    /// none.
+    fn sheets(&self, slice: Slice) -> Result<u64, ProbeError> {
+        match self.counted_plan(slice.material())? {
+            Some(plan) => Ok(u64::from(plan.sheets())),
+            None => Err(ProbeError::InvalidRuleSet(format!(
+                "{slice} has no counted table under {}",
+                self.set.name
+            ))),
+        }
+    }
+
+    /// The counted table of `slice`, opened for queries.
+    fn counted_file(&self, slice: Slice) -> Result<&Opened<V>, ProbeError> {
+        let cell = &self.slot(slice.material())?.files[kind_index(ValueKind::CountedDtc)];
+        match cell.get() {
+            Some(opened) => Ok(opened),
+            None => self.open_table(slice, ValueKind::CountedDtc, self.sheets(slice)?, cell),
+        }
+    }
+
+    /// The stored entries of the counted table of `slice` from entry `first` on,
+    /// into `out` (whose length says how many), through the block cache: every
+    /// state of a position in one read, for verification.
+    #[doc(hidden)]
+    pub fn counted_entries(
+        &self,
+        slice: Slice,
+        first: u64,
+        out: &mut [u16],
+    ) -> Result<(), ProbeError> {
+        self.counted_file(slice)?
+            .read_run(self.tablebase.cache(), first, out)
+    }
+
+    /// The stored entries of the counted table of `slice` from entry `first` on,
+    /// into `out`, decoded straight from the file past the block cache: for a
+    /// reader of the whole table one part at a time.
+    #[doc(hidden)]
+    pub fn decode_counted(
+        &self,
+        slice: Slice,
+        first: u64,
+        out: &mut [u16],
+    ) -> Result<(), ProbeError> {
+        self.counted_file(slice)?.decode_run(first, out)
     }
 
     /// Opens the `kind` table of `slice`, `per_position` entries per position, for
