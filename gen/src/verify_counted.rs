@@ -120,9 +120,20 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         let mut reached = Vec::new();
         let steps = self.steps(pos, &mut reached)?;
         let holds = plan.cond_holds(self.rules.set(), pos);
+        let mut best = vec![Best::default(); plan.layers() as usize];
         for k in 0..plan.cond_limit() {
-            for c in 0..plan.layers() {
-                let expected = self.derive(&steps, &reached, c, if holds { k } else { 0 }, holds);
+            // Without the condition every `k` reads the states of `k = 0`.
+            if k == 0 || holds {
+                self.derive_layers(
+                    &steps,
+                    &reached,
+                    if holds { k } else { 0 },
+                    holds,
+                    &mut best,
+                );
+            }
+            for (c, best) in (0..).zip(&best) {
+                let expected = best.value();
                 let stored = Dtc::from_raw(own[plan.sheet(c, k) as usize]);
                 if stored != expected {
                     record(
@@ -195,50 +206,86 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         Ok(steps)
     }
 
-    /// `D(p, c, k)` from the moves `steps` of `p` and the states they reach
-    /// (`reached`), where the condition holds or not (`holds`).
-    fn derive(&self, steps: &[Step], reached: &[u16], c: u32, k: u32, holds: bool) -> Dtc {
+    /// `D(p, c, k)` for every layer count `c`, into `best` (one per layer), from
+    /// the moves `steps` of `p` and the states they reach (`reached`), where the
+    /// condition holds or not (`holds`).
+    fn derive_layers(
+        &self,
+        steps: &[Step],
+        reached: &[u16],
+        k: u32,
+        holds: bool,
+        best: &mut [Best],
+    ) {
         let plan = self.plan;
         let (big_h, big_k) = (plan.layer_limit(), plan.cond_limit());
-        let (mut win, mut draw, mut loss): (Option<u16>, bool, Option<u16>) = (None, false, None);
+        best.fill(Best::default());
         for step in steps {
-            let value = match step {
-                Step::Conversion(values) => values[(k as usize).min(values.len() - 1)],
-                &Step::Quiet { at, king, after } => {
-                    // Every state after a king move in a material with men, else
-                    // layer 0 alone, where state `k * layers` is the `k`-th.
-                    let full = king && plan.men();
-                    let state = |sheet: u32| {
-                        let offset = if full { sheet } else { sheet / plan.layers() };
-                        Dtc::from_raw(reached[at + offset as usize])
-                    };
-                    let next_c = if king || !plan.men() { c + 1 } else { 0 };
-                    let next_k = if after && holds { k + 1 } else { 0 };
-                    let moves = state(0) != Dtc::loss(0);
-                    if next_c >= big_h || (after && next_k >= big_k) {
-                        if moves {
-                            Dtc::DRAW
-                        } else {
-                            Dtc::win(1)
-                        }
-                    } else if plan.men() {
-                        state(plan.sheet(next_c, next_k)).back()
-                    } else {
-                        let layer0 = state(plan.sheet(0, next_k));
-                        match layer0.distance() {
-                            Some(d) if u32::from(d) <= big_h - next_c => layer0.back(),
-                            _ => Dtc::DRAW,
-                        }
-                    }
+            let (at, king, after) = match step {
+                Step::Conversion(values) => {
+                    let value = values[(k as usize).min(values.len() - 1)];
+                    best.iter_mut().for_each(|b| b.add(value));
+                    continue;
                 }
+                &Step::Quiet { at, king, after } => (at, king, after),
             };
-            match (value.wdl(), value.distance()) {
-                (Wdl::Win, Some(d)) => win = Some(win.map_or(d, |w| w.min(d))),
-                (Wdl::Loss, Some(d)) => loss = Some(loss.map_or(d, |l| l.max(d))),
-                _ => draw = true,
+            // Every state after a king move in a material with men, else layer 0
+            // alone, where state `k * layers` is the `k`-th.
+            let full = king && plan.men();
+            let state = |sheet: u32| {
+                let offset = if full { sheet } else { sheet / plan.layers() };
+                Dtc::from_raw(reached[at + offset as usize])
+            };
+            let next_k = if after && holds { k + 1 } else { 0 };
+            // What a move worth a limit reached is: a draw, or a win when the
+            // position reached has no move.
+            let limit = if state(0) != Dtc::loss(0) {
+                Dtc::DRAW
+            } else {
+                Dtc::win(1)
+            };
+            for (c, best) in (0..).zip(best.iter_mut()) {
+                let next_c = if king || !plan.men() { c + 1 } else { 0 };
+                let value = if next_c >= big_h || (after && next_k >= big_k) {
+                    limit
+                } else if plan.men() {
+                    state(plan.sheet(next_c, next_k)).back()
+                } else {
+                    let layer0 = state(plan.sheet(0, next_k));
+                    match layer0.distance() {
+                        Some(d) if u32::from(d) <= big_h - next_c => layer0.back(),
+                        _ => Dtc::DRAW,
+                    }
+                };
+                best.add(value);
             }
         }
-        match (win, draw, loss) {
+    }
+}
+
+/// The best value for the mover among moves seen so far: the shortest win, else
+/// a draw, else the longest loss; a loss in 0 with no move.
+#[derive(Debug, Clone, Copy, Default)]
+struct Best {
+    win: Option<u16>,
+    draw: bool,
+    loss: Option<u16>,
+}
+
+impl Best {
+    /// Takes in a move worth `value` for the mover.
+    #[inline]
+    fn add(&mut self, value: Dtc) {
+        match (value.wdl(), value.distance()) {
+            (Wdl::Win, Some(d)) => self.win = Some(self.win.map_or(d, |w| w.min(d))),
+            (Wdl::Loss, Some(d)) => self.loss = Some(self.loss.map_or(d, |l| l.max(d))),
+            _ => self.draw = true,
+        }
+    }
+
+    /// The value of the position.
+    fn value(self) -> Dtc {
+        match (self.win, self.draw, self.loss) {
             (Some(d), _, _) => Dtc::win(d),
             (None, true, _) => Dtc::DRAW,
             (None, false, Some(d)) => Dtc::loss(d),

@@ -121,7 +121,7 @@ impl<V: Variant> Opened<V> {
             let copied = cache.read(
                 (self.id, block),
                 || self.file.decode_block(block),
-                |b| copy_raw(b, local, part),
+                |b| b.raw_range(local, part),
             )?;
             if !copied {
                 return Err(self.not_raw());
@@ -145,7 +145,7 @@ impl<V: Variant> Opened<V> {
             })
             .collect();
         parts.into_par_iter().try_for_each(|(block, local, part)| {
-            if copy_raw(&self.file.decode_block(block)?, local, part) {
+            if self.file.decode_block(block)?.raw_range(local, part) {
                 Ok(())
             } else {
                 Err(self.not_raw())
@@ -223,18 +223,6 @@ pub(crate) fn open_checked<V: Variant>(
         });
     }
     Ok((file, indexer))
-}
-
-/// Copies the raw entries of `block` from offset `local` on into `out`; false
-/// when the block has no raw entries.
-fn copy_raw(block: &Block, local: usize, out: &mut [u16]) -> bool {
-    for (i, value) in out.iter_mut().enumerate() {
-        match block.raw(local + i) {
-            Some(raw) => *value = raw,
-            None => return false,
-        }
-    }
-    true
 }
 
 #[cfg(test)]

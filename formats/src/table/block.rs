@@ -35,6 +35,20 @@ impl Block {
         }
     }
 
+    /// Writes the raw `u16`s from offset `local` on into `out` (whose length
+    /// says how many, inside the block) for a block of any kind but WDL; false
+    /// for a WDL block.
+    #[inline]
+    pub fn raw_range(&self, local: usize, out: &mut [u16]) -> bool {
+        match self {
+            Block::Dtw(block) => {
+                block.expand_range_into(local, out);
+                true
+            }
+            Block::Wdl(_) => false,
+        }
+    }
+
     /// The value at offset `local` of a DTW block; `None` for a WDL block.
     #[inline]
     pub fn value(&self, local: usize) -> Option<Value> {
@@ -70,5 +84,20 @@ mod tests {
             assert_eq!(block.wdl(i), wdl_of_code(c));
         }
         assert!(check_wdl_codes(&[0b1100_0000], 4).is_err());
+    }
+
+    #[test]
+    fn raw_ranges_equal_the_values_one_by_one() {
+        let values: Vec<u16> = (0..500u16)
+            .map(|i| if i % 7 == 3 { 300 + i } else { i % 200 })
+            .collect();
+        let raw = crate::table::dtw::encode_dtw(&values);
+        let block = Block::Dtw(crate::table::dtw::DtwBlock::parse(raw, values.len()).unwrap());
+        for (local, len) in [(0, 500), (3, 1), (4, 3), (10, 97), (499, 1), (250, 0)] {
+            let mut out = vec![u16::MAX; len];
+            assert!(block.raw_range(local, &mut out));
+            assert_eq!(out, values[local..local + len], "{len} values at {local}");
+        }
+        assert!(!Block::Wdl(vec![0; 4].into_boxed_slice()).raw_range(0, &mut [0; 2]));
     }
 }

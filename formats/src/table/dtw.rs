@@ -108,11 +108,22 @@ impl DtwBlock {
 
     /// Writes every value of the block into `out` (as long as the block).
     pub fn expand_into(&self, out: &mut [u16]) {
-        for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {
+        self.expand_range_into(0, out);
+    }
+
+    /// Writes the values from offset `local` on into `out`, whose length says
+    /// how many (they must lie inside the block).
+    pub fn expand_range_into(&self, local: usize, out: &mut [u16]) {
+        let end = local + out.len();
+        for (o, &b) in out.iter_mut().zip(self.bytes[local..end].iter()) {
             *o = b as u16;
         }
-        for &(offset, value) in self.wide.iter() {
-            out[offset as usize] = value;
+        let first = self.wide.partition_point(|&(o, _)| (o as usize) < local);
+        for &(offset, value) in self.wide[first..].iter() {
+            if offset as usize >= end {
+                break;
+            }
+            out[offset as usize - local] = value;
         }
     }
 
