@@ -15,6 +15,14 @@
 # With WAIT=PID it keeps going while process PID (a `damka gen` filling DIR)
 # runs, verifying each group as soon as its files are there. DAMKA chooses
 # the binary (default: this checkout's release build).
+#
+# With RULES=SET it verifies the rule tables of SET instead (`damka verify
+# --rules SET --slice`): a group is taken once both slices' RWDL files are
+# there, and its hash covers every rule file of SET of both slices. WAIT is
+# refused then: a rule group writes its DTZ files after its RWDL files, so a
+# group is only known finished when the build has logged it. Run it on a
+# finished set, or again after the build has gone on (a group that failed
+# for a missing file is tried again; it has no ledger line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
@@ -23,6 +31,11 @@ ledger="${3:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
 if [ -z "${DAMKA:-}" ]; then
     cargo build --release --quiet
     DAMKA=./target/release/damka
+fi
+rules="${RULES:-}"
+if [ -n "$rules" ] && [ -n "${WAIT:-}" ]; then
+    echo "verify-groups.sh: RULES and WAIT do not go together (see the header)" >&2
+    exit 2
 fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p "$(dirname "$ledger")"
@@ -41,9 +54,15 @@ pieces() { echo "$1" | grep -o '[0-9]\+' | awk '{ n += $1 } END { print n }'; }
 group_hash() {
     local a=$1 b
     b=$(mirror "$a")
-    (cd "$tables" && for f in "$a".wdl.dkt "$a".dtw.dkt "$b".wdl.dkt "$b".dtw.dkt; do
-        [ ! -e "$f" ] || echo "$f"
-    done | sort -u | xargs sha256sum) | sha256sum | cut -c1-64
+    (cd "$tables" && if [ -n "$rules" ]; then
+        for f in "$a.$rules".*.dkt "$b.$rules".*.dkt; do
+            [ ! -e "$f" ] || echo "$f"
+        done
+    else
+        for f in "$a".wdl.dkt "$a".dtw.dkt "$b".wdl.dkt "$b".dtw.dkt; do
+            [ ! -e "$f" ] || echo "$f"
+        done
+    fi | sort -u | xargs sha256sum) | sha256sum | cut -c1-64
 }
 
 # Whether a group's WDL file is written: `damka gen` writes a group's DTW files
@@ -59,16 +78,18 @@ wdl_written() {
 }
 
 # Groups whose files are all there (both slices' DTW files when the mirror is
-# another slice, and the WDL file), each named once, smallest first.
+# another slice, and the WDL file; with RULES, both slices' RWDL files), each
+# named once, smallest first.
 groups() {
-    local name m
-    for file in "$tables"/*.dtw.dkt; do
+    local name m suffix=.dtw.dkt
+    [ -z "$rules" ] || suffix=".$rules.rwdl.dkt"
+    for file in "$tables"/*"$suffix"; do
         [ -e "$file" ] || continue
-        name=$(basename "$file" .dtw.dkt)
+        name=$(basename "$file" "$suffix")
         m=$(mirror "$name")
-        [[ "$m" < "$name" ]] && [ -e "$tables/$m.dtw.dkt" ] && continue
-        [ "$m" != "$name" ] && [ ! -e "$tables/$m.dtw.dkt" ] && continue
-        wdl_written "$name" || continue
+        [[ "$m" < "$name" ]] && [ -e "$tables/$m$suffix" ] && continue
+        [ "$m" != "$name" ] && [ ! -e "$tables/$m$suffix" ] && continue
+        [ -n "$rules" ] || wdl_written "$name" || continue
         echo "$(pieces "$name") $name"
     done | sort -n -k1,1 -k2,2 | cut -d' ' -f2
 }
@@ -89,7 +110,8 @@ while true; do
         fi
         tried[$group]=1
         start=$(date +%s)
-        out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" --quiet 2>&1) || true
+        out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" \
+            ${rules:+--rules "$rules"} --quiet 2>&1) || true
         line=$(echo "$out" | grep '^verified ' || true)
         if [ -z "$line" ]; then
             echo "$group: $out" >&2
