@@ -12,7 +12,10 @@
 # (e.g. 4G; International 6 needs at least 4785M, for `2M1K-1M2K`), LEDGER the verification ledger (default DIR/<variant>-verify.tsv;
 # docs/verify/ keeps the published ones). RULES (a preset such as
 # `russian` or `fmjd`, or a TOML file) also builds and verifies that rule set's
-# tables (DTC, RWDL, DTZ) and prints their cursed-win statistics:
+# tables (DTC, RWDL, DTZ, counted DTC), verifies them group by group into
+# RULES_LEDGER (default DIR/<variant>-<set>-verify.tsv), and prints their
+# cursed-win statistics; RULES_NAME names the set's files when RULES is a TOML
+# file (default: RULES itself):
 #
 #   RULES=russian bash scripts/long-run.sh russian 6   # hours on 2 cores (verifying the rule tables alone: 49 min)
 set -euo pipefail
@@ -30,7 +33,7 @@ echo "building $variant up to $pieces pieces into $dir (log: $log)"
 gen=$!
 # Each group is verified as soon as it is written, beside the build.
 verified=0
-WAIT=$gen DAMKA=./target/release/damka /usr/bin/time -v bash scripts/verify-groups.sh \
+RULES= WAIT=$gen DAMKA=./target/release/damka /usr/bin/time -v bash scripts/verify-groups.sh \
     "$variant" "$dir" "$ledger" 2> >(tee "$log.verify-time" >&2) | tee -a "$log" || verified=$?
 wait $gen
 grep -E "Elapsed|Maximum resident" "$log.time" "$log.verify-time"
@@ -40,9 +43,13 @@ if [ $verified != 0 ]; then
 fi
 if [ -n "${RULES:-}" ]; then
     /usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" \
-        --dir "$dir" --rules "$RULES" --quiet 2> >(tee "$log.rules-time" >&2) | tee -a "$log"
-    /usr/bin/time -v ./target/release/damka verify --variant "$variant" --dir "$dir" \
-        --rules "$RULES" --quiet 2> >(tee "$log.rules-verify-time" >&2) | tee -a "$log"
+        --dir "$dir" --rules "$RULES" ${MEMORY:+--memory "$MEMORY"} --quiet \
+        2> >(tee "$log.rules-time" >&2) | tee -a "$log"
+    # Group by group into a ledger, so that an interrupted verification resumes.
+    name="${RULES_NAME:-$RULES}"
+    RULES_NAME="$name" DAMKA=./target/release/damka /usr/bin/time -v bash scripts/verify-groups.sh \
+        "$variant" "$dir" "${RULES_LEDGER:-$dir/$variant-$name-verify.tsv}" \
+        2> >(tee "$log.rules-verify-time" >&2) | tee -a "$log"
     ./target/release/damka stats --variant "$variant" --dir "$dir" --rules "$RULES" \
         --pieces "$pieces" | tee -a "$log"
     grep -E "Elapsed|Maximum resident" "$log.rules-time" "$log.rules-verify-time"

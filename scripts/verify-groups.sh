@@ -22,7 +22,8 @@
 # refused then: a rule group writes its DTZ files after its RWDL files, so a
 # group is only known finished when the build has logged it. Run it on a
 # finished set, or again after the build has gone on (a group that failed
-# for a missing file is tried again; it has no ledger line).
+# for a missing file is tried again; it has no ledger line). When SET is a
+# TOML file, RULES_NAME gives the set's name, which its files carry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
@@ -33,6 +34,7 @@ if [ -z "${DAMKA:-}" ]; then
     DAMKA=./target/release/damka
 fi
 rules="${RULES:-}"
+set_name="${RULES_NAME:-$rules}"
 if [ -n "$rules" ] && [ -n "${WAIT:-}" ]; then
     echo "verify-groups.sh: RULES and WAIT do not go together (see the header)" >&2
     exit 2
@@ -55,7 +57,7 @@ group_hash() {
     local a=$1 b
     b=$(mirror "$a")
     (cd "$tables" && if [ -n "$rules" ]; then
-        for f in "$a.$rules".*.dkt "$b.$rules".*.dkt; do
+        for f in "$a.$set_name".*.dkt "$b.$set_name".*.dkt; do
             [ ! -e "$f" ] || echo "$f"
         done
     else
@@ -82,7 +84,7 @@ wdl_written() {
 # named once, smallest first.
 groups() {
     local name m suffix=.dtw.dkt
-    [ -z "$rules" ] || suffix=".$rules.rwdl.dkt"
+    [ -z "$rules" ] || suffix=".$set_name.rwdl.dkt"
     for file in "$tables"/*"$suffix"; do
         [ -e "$file" ] || continue
         name=$(basename "$file" "$suffix")
