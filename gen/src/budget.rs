@@ -183,8 +183,10 @@ pub const COUNTED_BYTES_PER_POSITION: u64 = 1600;
 /// entries, 12.0 MB; `1M1K-1M1K`: 19.8 M entries, 262 KB).
 pub const LAYERED_ENTRIES_PER_BYTE: u64 = 16;
 
-/// Bytes per unit that the layered pass may spend keeping what each position's
-/// moves give across its layers (`crate::layers`), per thread.
+/// Bytes per unit that the layered pass may at least spend keeping what each
+/// position's moves give across its layers (`crate::layers`), per thread; a
+/// rule build gives it half of what its memory budget leaves beside a group's
+/// estimate on top (`crate::rules`).
 pub const LAYER_CACHE_BYTES: usize = 256 << 20;
 
 /// What building the rule tables of the group headed by `head` under the rule

@@ -40,7 +40,6 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
 use crate::block_file::{BlockFile, Parked};
-use crate::budget::LAYER_CACHE_BYTES;
 use crate::dtc::Conversion;
 use crate::error::GenError;
 use crate::exits::ExitCache;
@@ -98,11 +97,13 @@ impl LayeredValues {
 
 /// `D(p, c)` (see the module docs) for every position of a group whose DTC values
 /// are solved and every layer `c < resettable`, with the counted tables' finished
-/// blocks parked in temporary files in `spill_dir`, if given.
+/// blocks parked in temporary files in `spill_dir`, if given, and up to
+/// `cache_bytes` per unit of moves kept across layers.
 pub(crate) fn phase_values<V: Variant>(
     group: &Group<V, Conversion<V>>,
     resettable: u32,
     spill_dir: Option<&Path>,
+    cache_bytes: usize,
 ) -> Result<LayeredValues, GenError> {
     let mut fresh: Vec<SlotValues> = group
         .slots
@@ -135,6 +136,7 @@ pub(crate) fn phase_values<V: Variant>(
         let layers = Layers {
             group,
             resettable,
+            cache_bytes,
             fresh: &fresh,
             blocks: &blocks,
         };
@@ -346,6 +348,8 @@ pub(crate) fn fresh_rule_value(theory: Wdl, fresh: Dtc, unbreakable: u32) -> Rul
 struct Layers<'a, V: Variant> {
     group: &'a Group<V, Conversion<V>>,
     resettable: u32,
+    /// Bytes of moves a unit may keep across its layers.
+    cache_bytes: usize,
     /// `D(p, 0)` by slot and index, written as units finish.
     fresh: &'a [SlotValues],
     /// The counted tables' blocks by slot, given each unit's values as it finishes.
@@ -376,7 +380,7 @@ impl<V: Variant> Layers<'_, V> {
         let mut rows = vec![0u16; n * layers];
         // Per chunk of positions, what their moves give in every layer, made in the
         // first layer (the one that evaluates the most positions) while the unit's
-        // share of `LAYER_CACHE_BYTES` lasts.
+        // share of the cache lasts.
         let mut caches: Vec<Option<ChunkMoves>> = Vec::new();
         caches.resize_with(n.div_ceil(CHUNK), || None);
         let cached = AtomicUsize::new(0);
@@ -391,7 +395,7 @@ impl<V: Variant> Layers<'_, V> {
                     let mut moves = Vec::with_capacity(64);
                     let mut exits = ExitCache::default();
                     let mut scratch = ChunkMoves::default();
-                    let build = first_layer && cached.load(Ordering::Relaxed) < LAYER_CACHE_BYTES;
+                    let build = first_layer && cached.load(Ordering::Relaxed) < self.cache_bytes;
                     let mut made = ChunkMoves::default();
                     for (i, value) in values.iter_mut().enumerate() {
                         let local = chunk * CHUNK + i;

@@ -25,7 +25,7 @@ use damka_probe::ProbeError;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 use rayon::prelude::*;
 
-use crate::budget::{mib, reads_dependency_dtc, rule_group_need};
+use crate::budget::{mib, reads_dependency_dtc, rule_group_need, LAYER_CACHE_BYTES};
 use crate::build::{
     build, ceiling, group_positions, groups, BuildOptions, BuildReport, BuiltGroup,
 };
@@ -85,6 +85,7 @@ pub fn build_rules<V: Variant>(
                 zeroing,
                 own_done: own(head) && own(head.mirror()),
                 spill: false,
+                layer_cache: LAYER_CACHE_BYTES,
             });
         }
     }
@@ -95,6 +96,7 @@ pub fn build_rules<V: Variant>(
         zeroing,
         own_done,
         spill,
+        layer_cache,
     } in todo
     {
         let started = Instant::now();
@@ -115,7 +117,7 @@ pub fn build_rules<V: Variant>(
         // Sub-slices spill to temporary files beside the tables.
         let spill_dir = spill.then(|| rules.tablebase().dir());
         if !own_done {
-            phase_tables(&rules, &store, head, deps, spill_dir)?;
+            phase_tables(&rules, &store, head, deps, (spill_dir, layer_cache))?;
         }
         if zeroing {
             // The group's own RWDL tables, which quiet man moves reach, decoded
@@ -150,6 +152,10 @@ struct Pending {
     /// Whether its DTC and DTZ solves spill their sub-slices to disk, to stay
     /// inside the memory budget ([`check_budget`]).
     spill: bool,
+    /// Bytes per unit and thread that the layered pass may keep moves in
+    /// (`crate::layers`): [`LAYER_CACHE_BYTES`], and half of what the budget
+    /// leaves beside the group's estimate ([`check_budget`]).
+    layer_cache: usize,
 }
 
 /// Fails at once, naming the smallest budget that works, if the rule tables of
@@ -169,6 +175,17 @@ fn check_budget<V: Variant>(
     for pending in todo.iter_mut() {
         let need = rule_group_need(rules, pending.head, threads)?;
         pending.spill = need.resident > limit && need.spilled < need.resident;
+        // Half of what the budget leaves beside the estimate (which counts
+        // `LAYER_CACHE_BYTES` per thread already) goes to the layered pass's move
+        // cache: its units in the 6-piece groups outgrow the fixed share, and
+        // moves not kept are generated again in every layer.
+        let chosen = if pending.spill {
+            need.spilled
+        } else {
+            need.resident
+        };
+        let room = limit.saturating_sub(chosen) / 2 / threads as u64;
+        pending.layer_cache = LAYER_CACHE_BYTES.saturating_add(usize::try_from(room).unwrap_or(0));
         if worst.is_none_or(|(_, w)| need.spilled > w) {
             worst = Some((pending.head, need.spilled));
         }
@@ -204,7 +221,7 @@ fn phase_tables<V: Variant>(
     store: &FileStore,
     head: Slice,
     deps: Vec<Dependency<V>>,
-    spill_dir: Option<&Path>,
+    (spill_dir, layer_cache): (Option<&Path>, usize),
 ) -> Result<(), GenError> {
     let set = rules.set();
     let at = (&set.name[..], set.fingerprint());
@@ -221,7 +238,7 @@ fn phase_tables<V: Variant>(
         });
     }
     let counted = layered
-        .map(|(resettable, _)| layers::phase_values(&group, resettable, spill_dir))
+        .map(|(resettable, _)| layers::phase_values(&group, resettable, spill_dir, layer_cache))
         .transpose()?;
     let slices: Vec<Slice> = group.slots.iter().map(|slot| slot.slice()).collect();
     for slot in &group.slots {
