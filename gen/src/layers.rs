@@ -39,6 +39,7 @@ use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use rayon::prelude::*;
 
+use crate::best::Best;
 use crate::block_file::{BlockFile, Parked};
 use crate::dtc::Conversion;
 use crate::error::GenError;
@@ -486,40 +487,6 @@ impl<V: Variant> Layers<'_, V> {
         }
         out.fixed.push(Some(best));
         out.ends.push(out.targets.len() as u32);
-    }
-}
-
-/// The best value of a position's moves so far, for the side to move.
-#[derive(Debug, Clone, Copy, Default)]
-struct Best {
-    /// The shortest win.
-    win: Option<u16>,
-    /// Whether a move draws.
-    draw: bool,
-    /// The longest loss.
-    loss: Option<u16>,
-}
-
-impl Best {
-    /// Takes a move of value `(wdl, plies)` for the side that plays it.
-    #[inline]
-    fn add(&mut self, (wdl, d): (Wdl, u16)) {
-        match wdl {
-            Wdl::Win => self.win = Some(self.win.map_or(d, |w| w.min(d))),
-            Wdl::Draw => self.draw = true,
-            Wdl::Loss => self.loss = Some(self.loss.map_or(d, |l| l.max(d))),
-        }
-    }
-
-    /// The position's value once every move is taken (no move: lost).
-    #[inline]
-    fn value(self) -> Dtc {
-        match (self.win, self.draw, self.loss) {
-            (Some(d), _, _) => Dtc::win(d),
-            (None, true, _) => Dtc::DRAW,
-            (None, false, Some(d)) => Dtc::loss(d),
-            (None, false, None) => Dtc::loss(0),
-        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! table writing, and verification of built tables.
 #![warn(missing_docs)]
 
+mod best;
 mod block_file;
 pub mod budget;
 pub mod build;

@@ -23,11 +23,12 @@
 
 use damka_core::huge::HugeArray;
 use damka_core::{apply, generate, Move, Position, Slice, SliceIndexer, Variant};
-use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_formats::{Dtc, RuleWdl};
 use damka_probe::limits::{is_exit, Counted, RuleSet, RuleTablebase, MAX_COUNTERS};
 use damka_probe::DEFAULT_CACHE_BYTES;
 use rayon::prelude::*;
 
+use crate::best::Best;
 use crate::error::GenError;
 
 /// Positions whose states are decoded at a time while layer 0 is gathered.
@@ -224,7 +225,7 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
             let (at, king, after) = match step {
                 Step::Conversion(values) => {
                     let value = values[(k as usize).min(values.len() - 1)];
-                    best.iter_mut().for_each(|b| b.add(value));
+                    best.iter_mut().for_each(|b| b.add_dtc(value));
                     continue;
                 }
                 &Step::Quiet { at, king, after } => (at, king, after),
@@ -257,39 +258,8 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                         _ => Dtc::DRAW,
                     }
                 };
-                best.add(value);
+                best.add_dtc(value);
             }
-        }
-    }
-}
-
-/// The best value for the mover among moves seen so far: the shortest win, else
-/// a draw, else the longest loss; a loss in 0 with no move.
-#[derive(Debug, Clone, Copy, Default)]
-struct Best {
-    win: Option<u16>,
-    draw: bool,
-    loss: Option<u16>,
-}
-
-impl Best {
-    /// Takes in a move worth `value` for the mover.
-    #[inline]
-    fn add(&mut self, value: Dtc) {
-        match (value.wdl(), value.distance()) {
-            (Wdl::Win, Some(d)) => self.win = Some(self.win.map_or(d, |w| w.min(d))),
-            (Wdl::Loss, Some(d)) => self.loss = Some(self.loss.map_or(d, |l| l.max(d))),
-            _ => self.draw = true,
-        }
-    }
-
-    /// The value of the position.
-    fn value(self) -> Dtc {
-        match (self.win, self.draw, self.loss) {
-            (Some(d), _, _) => Dtc::win(d),
-            (None, true, _) => Dtc::DRAW,
-            (None, false, Some(d)) => Dtc::loss(d),
-            (None, false, None) => Dtc::loss(0),
         }
     }
 }

@@ -26,6 +26,7 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::SliceTable;
 use damka_probe::{limits::is_exit, limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 
+use crate::best::Best;
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record, tables_in, Found, Mismatch, VerifyReport};
@@ -223,21 +224,11 @@ pub(crate) fn derive<V: Variant>(
 ) -> Result<Dtc, GenError> {
     let mut moves = Vec::new();
     generate(pos, &mut moves);
-    let (mut win, mut draw, mut loss) = (None::<u16>, false, None::<u16>);
+    let mut best = Best::default();
     for mv in &moves {
-        let back = value_of(mv, &apply(pos, mv))?.back();
-        match (back.wdl(), back.distance()) {
-            (Wdl::Win, Some(d)) => win = Some(win.map_or(d, |w| w.min(d))),
-            (Wdl::Loss, Some(d)) => loss = Some(loss.map_or(d, |l| l.max(d))),
-            _ => draw = true,
-        }
+        best.add_dtc(value_of(mv, &apply(pos, mv))?.back());
     }
-    Ok(match (win, draw, loss) {
-        (Some(d), _, _) => Dtc::win(d),
-        (None, true, _) => Dtc::DRAW,
-        (None, false, Some(d)) => Dtc::loss(d),
-        (None, false, None) => Dtc::loss(0),
-    })
+    Ok(best.value())
 }
 
 /// A DTC, DTZ or MTC value as text.

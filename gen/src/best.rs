@@ -1,0 +1,66 @@
+//! The best value of a position's moves for the side to move, under the metrics
+//! that count plies to an event (DTC, DTZ, MTC and the layered `D(p, c)`): the
+//! shortest win, else a draw, else the longest loss. The layered pass and the
+//! verifiers fold a position's moves through it.
+
+use damka_formats::{Dtc, Wdl};
+
+/// The best value of a position's moves so far, for the side to move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Best {
+    /// The shortest win.
+    win: Option<u16>,
+    /// Whether a move draws.
+    draw: bool,
+    /// The longest loss.
+    loss: Option<u16>,
+}
+
+impl Best {
+    /// Takes a move of value `(wdl, plies)` for the side that plays it.
+    #[inline]
+    pub(crate) fn add(&mut self, (wdl, d): (Wdl, u16)) {
+        match wdl {
+            Wdl::Win => self.win = Some(self.win.map_or(d, |w| w.min(d))),
+            Wdl::Draw => self.draw = true,
+            Wdl::Loss => self.loss = Some(self.loss.map_or(d, |l| l.max(d))),
+        }
+    }
+
+    /// Takes a move worth `value` for the side that plays it.
+    #[inline]
+    pub(crate) fn add_dtc(&mut self, value: Dtc) {
+        self.add((value.wdl(), value.distance().unwrap_or(0)));
+    }
+
+    /// The position's value once every move is taken (no move: lost in 0).
+    #[inline]
+    pub(crate) fn value(self) -> Dtc {
+        match (self.win, self.draw, self.loss) {
+            (Some(d), _, _) => Dtc::win(d),
+            (None, true, _) => Dtc::DRAW,
+            (None, false, Some(d)) => Dtc::loss(d),
+            (None, false, None) => Dtc::loss(0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shortest_win_beats_a_draw_which_beats_the_longest_loss() {
+        let mut best = Best::default();
+        assert_eq!(best.value(), Dtc::loss(0), "no move: lost in 0");
+        best.add((Wdl::Loss, 3));
+        best.add((Wdl::Loss, 9));
+        assert_eq!(best.value(), Dtc::loss(9));
+        best.add_dtc(Dtc::DRAW);
+        assert_eq!(best.value(), Dtc::DRAW);
+        best.add_dtc(Dtc::win(7));
+        best.add((Wdl::Win, 5));
+        best.add((Wdl::Win, 11));
+        assert_eq!(best.value(), Dtc::win(5));
+    }
+}
