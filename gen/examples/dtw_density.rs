@@ -14,10 +14,10 @@
 //! counts them: the slice and its mirror. Headers and block tables are counted
 //! (144 bytes a file, 16 a block).
 
+mod common;
+use common::dtw_values;
 use damka_core::{has_capture, International, Russian, Slice, SliceIndexer, Variant};
-use damka_formats::table::{
-    compress, encode_dtw, parse_file_name, TableHeader, ValueKind, DTW_ZSTD_LEVEL, HEADER_LEN,
-};
+use damka_formats::table::{compress, encode_dtw, parse_file_name, ValueKind, DTW_ZSTD_LEVEL};
 use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 use std::path::Path;
@@ -79,25 +79,6 @@ const ENCODINGS: &[Encoding] = &[
         halved: true,
     },
 ];
-
-/// The exact values of a slice, from its DTW file.
-fn dtw_values(dir: &Path, slice: Slice) -> Vec<u16> {
-    let path = dir.join(format!("{}.dtw.dkt", slice.name()));
-    let file = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let header = TableHeader::decode(&file[..HEADER_LEN]).expect("a DTW header");
-    let mut values = vec![0u16; header.entries as usize];
-    for block in 0..header.blocks() {
-        let start = block as usize * header.block_entries as usize;
-        let decoded = header.decode_block(&file, block).expect("a DTW block");
-        for (local, v) in values[start..start + header.entries_in(block)]
-            .iter_mut()
-            .enumerate()
-        {
-            *v = decoded.value(local).expect("DTW").raw();
-        }
-    }
-    values
-}
 
 /// The stored values of one slice under `e`: don't-care entries take the value
 /// before them (at a file's start, the first value that is cared for).

@@ -14,11 +14,11 @@
 //! compresses them block by block. Positions are counted as the README counts them:
 //! the slice and its mirror.
 
+mod common;
+use common::dtw_values;
 use damka_core::movegen::generate_quiet;
 use damka_core::{apply, has_capture, International, Russian, Slice, SliceIndexer, Variant};
-use damka_formats::table::{
-    compress, pack_wdl, parse_file_name, wdl_code, TableHeader, ValueKind, HEADER_LEN,
-};
+use damka_formats::table::{compress, pack_wdl, parse_file_name, wdl_code, ValueKind};
 use damka_formats::Value;
 use rayon::prelude::*;
 use std::path::Path;
@@ -163,25 +163,6 @@ fn kind_of<V: Variant>(
     } else {
         Kind::Threat
     }
-}
-
-/// The exact values of a slice, from its DTW file.
-fn dtw_values(dir: &Path, slice: Slice) -> Vec<u16> {
-    let path = dir.join(format!("{}.dtw.dkt", slice.name()));
-    let file = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let header = TableHeader::decode(&file[..HEADER_LEN]).expect("a DTW header");
-    let mut values = vec![0u16; header.entries as usize];
-    for block in 0..header.blocks() {
-        let start = block as usize * header.block_entries as usize;
-        let decoded = header.decode_block(&file, block).expect("a DTW block");
-        for (local, v) in values[start..start + header.entries_in(block)]
-            .iter_mut()
-            .enumerate()
-        {
-            *v = decoded.value(local).expect("DTW").raw();
-        }
-    }
-    values
 }
 
 /// Codes with the don't-care entries filled by the code before them.

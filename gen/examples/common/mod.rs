@@ -1,0 +1,25 @@
+//! What the table-density examples share: reading a table's exact values.
+
+use damka_core::Slice;
+use damka_formats::table::{TableHeader, HEADER_LEN};
+use std::path::Path;
+
+/// The exact values of a slice, from its DTW file in `dir`, as raw
+/// [`damka_formats::Value`]s by index.
+pub fn dtw_values(dir: &Path, slice: Slice) -> Vec<u16> {
+    let path = dir.join(format!("{}.dtw.dkt", slice.name()));
+    let file = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let header = TableHeader::decode(&file[..HEADER_LEN]).expect("a DTW header");
+    let mut values = vec![0u16; header.entries as usize];
+    for block in 0..header.blocks() {
+        let start = block as usize * header.block_entries as usize;
+        let decoded = header.decode_block(&file, block).expect("a DTW block");
+        for (local, v) in values[start..start + header.entries_in(block)]
+            .iter_mut()
+            .enumerate()
+        {
+            *v = decoded.value(local).expect("DTW").raw();
+        }
+    }
+    values
+}
