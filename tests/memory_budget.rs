@@ -2,20 +2,22 @@
 //! to disk write the same bytes as groups solved in memory, a budget too small
 //! for any group is refused before anything is built (naming the smallest budget
 //! that works; the rule tables' build too), rule groups solved spilled write the
-//! same bytes too, and a build killed in the middle of a group resumes to the
-//! same bytes.
+//! same bytes too, groups that read their dependencies a block at a time write
+//! the same bytes and stop with a clear error when the blocks do not fit, and a
+//! build killed in the middle of a group resumes to the same bytes.
 
 mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{damka, russian_files as files, temp_dir};
 use damka_core::{build_order, dependencies, Russian, Slice};
 use damka_gen::solve::{Dtw, Group};
 use damka_gen::store::{FileStore, SolvedSlice, TableStore};
-use damka_probe::Tablebase;
+use damka_probe::{PageBudget, ProbeError, Tablebase};
 
 /// The arguments of `damka gen` building Russian up to 4 pieces into `dir`.
 fn gen_args(dir: &Path) -> Vec<String> {
@@ -90,6 +92,106 @@ fn spilled_groups_write_the_same_bytes() {
         assert_eq!(name_a, name_b);
         assert!(bytes_a == bytes_b, "{name_a} differs when spilled");
     }
+}
+
+/// Solves the group of `head` (its dependencies built in `tablebase`) with its
+/// sub-slices spilled into `spill` and its dependencies decoded a block at a
+/// time within `pages`, and writes its tables into `store`.
+fn solve_paged(
+    tablebase: &Tablebase<Russian>,
+    head: Slice,
+    pages: &Arc<PageBudget>,
+    (spill, store): (&Path, &FileStore),
+) -> Result<(), damka_gen::GenError> {
+    let deps = dependencies(head)
+        .into_iter()
+        .map(|d| Arc::new(tablebase.paged_slice_table(d, pages.clone()).unwrap()))
+        .collect();
+    let mut group = Group::with_spill(head, Dtw::<Russian>::new(deps), Some(spill))?;
+    group.solve(&|_| {})?;
+    let slots = group.into_slots();
+    let tables: Vec<SolvedSlice<'_>> = slots.iter().map(|s| (s.slice(), s.values())).collect();
+    store.write_group(&tables)
+}
+
+#[test]
+fn groups_reading_their_dependencies_a_block_at_a_time_write_the_same_bytes() {
+    let reference_tmp = temp_dir("pages-reference");
+    let reference = reference_tmp.path().to_path_buf();
+    let r = gen(&reference, &[]);
+    assert!(r.ok, "{}", r.err);
+    let tablebase = Tablebase::<Russian>::new(&reference);
+    let tmp = temp_dir("pages");
+    let dir = tmp.path().to_path_buf();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    let mut bounded = 0;
+    for head in build_order::<Russian>(4) {
+        if head > head.mirror() {
+            continue;
+        }
+        let whole: u64 = dependencies(head)
+            .iter()
+            .map(|&d| tablebase.slice_table(d).unwrap().heap_bytes() as u64)
+            .sum();
+        let pages = Arc::new(PageBudget::new(1 << 20));
+        solve_paged(&tablebase, head, &pages, (&dir, &store)).unwrap();
+        assert!(pages.peak() <= 1 << 20);
+        // Some groups hold less than their whole dependencies at once: a
+        // sub-slice's blocks are dropped before the next is solved.
+        if pages.peak() < whole {
+            bounded += 1;
+        }
+    }
+    assert!(
+        bounded > 5,
+        "{bounded} groups held less than their dependencies"
+    );
+    let (a, b) = (files(&reference), files(&dir));
+    assert_eq!(a.len(), b.len());
+    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+        assert_eq!(name_a, name_b);
+        assert!(bytes_a == bytes_b, "{name_a} differs when paged");
+    }
+    // Too few bytes for one sub-slice's blocks: an error that says how many
+    // more were needed, and no table written.
+    let head: Slice = "1M1K-1M1K".parse().unwrap();
+    let short_tmp = temp_dir("pages-short");
+    let short = short_tmp.path().to_path_buf();
+    let store = FileStore::new(&short.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    let pages = Arc::new(PageBudget::new(20 << 10));
+    let error = solve_paged(&tablebase, head, &pages, (&short, &store)).unwrap_err();
+    match error {
+        damka_gen::GenError::Probe(ProbeError::PageBudget { short_mib, .. }) => {
+            assert!(short_mib > 0)
+        }
+        other => panic!("{other}"),
+    }
+    assert!(files(&short).is_empty());
+    // A corrupt block of a dependency, found only when a sub-slice reads it:
+    // the checksum error, and no table written.
+    let corrupt_tmp = temp_dir("pages-corrupt");
+    let corrupt = corrupt_tmp.path().to_path_buf();
+    std::fs::create_dir_all(corrupt.join("russian")).unwrap();
+    for (name, mut bytes) in files(&reference) {
+        if dependencies(head)
+            .iter()
+            .any(|d| name == format!("{d}.dtw.dkt"))
+        {
+            bytes[130] ^= 0x40;
+        }
+        std::fs::write(corrupt.join("russian").join(name), bytes).unwrap();
+    }
+    let broken = Tablebase::<Russian>::new(&corrupt);
+    let pages = Arc::new(PageBudget::new(1 << 20));
+    let error = solve_paged(&broken, head, &pages, (&short, &store)).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            damka_gen::GenError::Probe(ProbeError::CorruptBlock { .. })
+        ),
+        "{error}"
+    );
+    assert!(files(&short).is_empty());
 }
 
 /// The `--memory` value that a refusal names as the smallest budget that works.

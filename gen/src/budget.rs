@@ -85,6 +85,10 @@ pub struct GroupNeed {
     pub resident: u64,
     /// With only two sub-slices in memory.
     pub spilled: u64,
+    /// The least it may be tried in: spilled, with the dependencies decoded a
+    /// block at a time in at least [`PAGED_DEPENDENCIES_FLOOR`] bytes (DTW
+    /// builds), or else the same as `spilled`.
+    pub least: u64,
     /// Of either, the dependencies' part (at one byte per position).
     pub dependencies: u64,
     /// Positions of the group's largest unit (a men placement and its flip),
@@ -103,15 +107,31 @@ fn values_bytes(positions: u64) -> u64 {
 pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, GenError> {
     let need = group_need_general::<V>(head, threads)?;
     if head.men() != 0 {
-        return Ok(need);
+        return Ok(GroupNeed {
+            least: paged(need.spilled, need.dependencies),
+            ..need
+        });
     }
     let positions = group_positions::<V>(head)?;
     let resident = KINGS_ONLY_BYTES * positions + need.dependencies + FIXED_BYTES;
     Ok(GroupNeed {
         resident,
         spilled: resident,
+        least: paged(resident, need.dependencies),
         ..need
     })
+}
+
+/// The least bytes the DTW build of a group may read its dependencies in,
+/// decoded a block at a time (`damka_probe::PageBudget`). Whether a sub-slice's
+/// conversions fit is known only while it is solved: the build stops with the
+/// bytes that were missing if they do not.
+pub const PAGED_DEPENDENCIES_FLOOR: u64 = 4 << 20;
+
+/// A need of `bytes` with `dependencies` bytes of decoded dependencies, when
+/// they are decoded a block at a time instead.
+fn paged(bytes: u64, dependencies: u64) -> u64 {
+    bytes - dependencies + dependencies.min(PAGED_DEPENDENCIES_FLOOR)
 }
 
 /// Bytes per position of a kings-only group solved for its DTW tables.
@@ -157,6 +177,7 @@ pub fn group_need_general<V: Variant>(head: Slice, threads: usize) -> Result<Gro
     Ok(GroupNeed {
         resident: values_bytes(slots * indexer.size()) + common,
         spilled: values_bytes(slots * largest_pair) + common,
+        least: values_bytes(slots * largest_pair) + common,
         dependencies: deps,
         unit_positions: unit,
     })
@@ -264,13 +285,15 @@ pub fn rule_group_need<V: Variant>(
         bytes + bytes / 4
     };
     let spills = plan.is_none_or(|plan| plan.cond().is_none());
+    let spilled = if spills {
+        with(need.spilled, true)
+    } else {
+        with(need.resident, false)
+    };
     Ok(GroupNeed {
         resident: with(need.resident, false),
-        spilled: if spills {
-            with(need.spilled, true)
-        } else {
-            with(need.resident, false)
-        },
+        spilled,
+        least: spilled,
         ..need
     })
 }

@@ -2,12 +2,13 @@
 //! tables already present, so an interrupted build resumes where it stopped.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
-use damka_probe::Tablebase;
+use damka_probe::{PageBudget, ProbeError, Tablebase};
 
-use crate::budget::{default_budget, group_need, mib, GroupNeed};
+use crate::budget::{default_budget, group_need, mib, GroupNeed, PAGED_DEPENDENCIES_FLOOR};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
@@ -55,6 +56,9 @@ pub struct BuiltGroup {
     pub elapsed: Duration,
     /// Whether its sub-slices were spilled to disk to stay inside the budget.
     pub spilled: bool,
+    /// With its dependencies decoded a block at a time to stay inside the
+    /// budget: the most bytes of them decoded at once.
+    pub dependency_pages: Option<u64>,
 }
 
 impl BuiltGroup {
@@ -66,6 +70,7 @@ impl BuiltGroup {
             positions,
             elapsed: started.elapsed(),
             spilled: false,
+            dependency_pages: None,
         }
     }
 }
@@ -163,12 +168,31 @@ pub fn build<V: Variant>(
     let started = Instant::now();
     let solve = |head: Slice, beside: u64| -> Result<BuiltGroup, GenError> {
         let group_started = Instant::now();
-        let deps = dependencies(head)
-            .into_iter()
-            .map(|dep| tablebase.slice_table(dep))
-            .collect::<Result<Vec<_>, _>>()?;
-        let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
-        let spill = budget.must_spill(head, threads, deps_bytes + beside)?;
+        let pages = budget
+            .dependency_pages(head, threads, beside)?
+            .map(|bytes| Arc::new(PageBudget::new(bytes)));
+        let (deps, spill) = match &pages {
+            None => {
+                let deps = dependencies(head)
+                    .into_iter()
+                    .map(|dep| tablebase.slice_table(dep))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
+                let spill = budget.must_spill(head, threads, deps_bytes + beside)?;
+                (deps, spill)
+            }
+            Some(pages) => {
+                let deps = dependencies(head)
+                    .into_iter()
+                    .map(|dep| {
+                        tablebase
+                            .paged_slice_table(dep, pages.clone())
+                            .map(Arc::new)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                (deps, true)
+            }
+        };
         let spill_dir = spill.then(|| tablebase.dir());
         let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
         let positions = group.positions();
@@ -179,15 +203,17 @@ pub fn build<V: Variant>(
                 positions,
             },
         );
-        group.solve(&|done| {
-            send(
-                progress,
-                Progress::Advanced {
-                    slice: head,
-                    positions: done,
-                },
-            )
-        })?;
+        group
+            .solve(&|done| {
+                send(
+                    progress,
+                    Progress::Advanced {
+                        slice: head,
+                        positions: done,
+                    },
+                )
+            })
+            .map_err(|error| budget.pages_short(head, error))?;
         send(progress, Progress::GroupFinished { slice: head });
         // The dependencies are dropped here: writing the tables does not read them.
         let slots = group.into_slots();
@@ -201,6 +227,7 @@ pub fn build<V: Variant>(
             positions,
             elapsed: group_started.elapsed(),
             spilled: spill,
+            dependency_pages: pages.map(|p| p.peak()),
         })
     };
     // Two groups are built at once, each on a thread of its own sharing the
@@ -322,7 +349,8 @@ pub(crate) type NeedOf = fn(Slice, usize) -> Result<GroupNeed, GenError>;
 impl Budget {
     /// The ceiling `memory` (or the default), checked against every group of
     /// `todo`: fails at once, naming the smallest budget that works, if some
-    /// group cannot be solved inside it even with its sub-slices spilled.
+    /// group cannot be solved inside it even with its sub-slices spilled (and,
+    /// for the DTW tables, its dependencies decoded a block at a time).
     /// `extra` is what a group holds besides the game-theoretic solve
     /// ([`group_need`]): 0 for it, the group's own decoded tables for a metric
     /// that reads them.
@@ -343,7 +371,7 @@ impl Budget {
         };
         let mut worst: Option<(Slice, u64)> = None;
         for &head in todo {
-            let need = (budget.need)(head, threads)?.spilled + extra(head)?;
+            let need = (budget.need)(head, threads)?.least + extra(head)?;
             if worst.is_none_or(|(_, w)| need > w) {
                 worst = Some((head, need));
             }
@@ -361,6 +389,49 @@ impl Budget {
             budget_mib: mib(self.bytes.unwrap_or(0)),
             origin: self.source,
             smallest_mib: mib(smallest),
+        }
+    }
+
+    /// The bytes the DTW build of the group of `head`, beside groups holding
+    /// `beside` bytes, leaves for its dependencies decoded a block at a time
+    /// (`damka_probe::PageBudget`) with its sub-slices spilled; `None` when
+    /// they fit decoded whole, at a byte per position.
+    pub(crate) fn dependency_pages(
+        &self,
+        head: Slice,
+        threads: usize,
+        beside: u64,
+    ) -> Result<Option<u64>, GenError> {
+        let Some(limit) = self.bytes else {
+            return Ok(None);
+        };
+        let need = (self.need)(head, threads)?;
+        if need.spilled + beside <= limit {
+            return Ok(None);
+        }
+        let others = need.spilled - need.dependencies + beside;
+        match limit.checked_sub(others) {
+            Some(pages) if pages >= PAGED_DEPENDENCIES_FLOOR => Ok(Some(pages)),
+            _ => Err(self.too_small(head, need.least + beside, need.least)),
+        }
+    }
+
+    /// `error`, or, when it says the dependency blocks of a sub-slice of the
+    /// group of `head` did not fit in their budget, the budget error naming at
+    /// least how much more they need.
+    pub(crate) fn pages_short(&self, head: Slice, error: GenError) -> GenError {
+        match error {
+            GenError::Probe(ProbeError::PageBudget { short_mib, .. }) => {
+                let budget_mib = mib(self.bytes.unwrap_or(0));
+                GenError::DependencyPages {
+                    slice: head.name(),
+                    budget_mib,
+                    origin: self.source,
+                    short_mib,
+                    at_least_mib: budget_mib + short_mib,
+                }
+            }
+            other => other,
         }
     }
 
@@ -396,4 +467,39 @@ pub(crate) fn group_positions<V: Variant>(head: Slice) -> Result<u64, GenError> 
         total += SliceIndexer::<V>::new(head.mirror())?.size();
     }
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damka_core::Russian;
+
+    #[test]
+    fn a_group_whose_dependencies_do_not_fit_reads_them_a_block_at_a_time() {
+        let head: Slice = "2M2K-1M1K".parse().unwrap();
+        let need = group_need::<Russian>(head, 2).unwrap();
+        let budget = |bytes: u64| Budget {
+            bytes: Some(bytes),
+            source: "--memory",
+            need: group_need::<Russian>,
+        };
+        let pages = |bytes: u64, beside: u64| budget(bytes).dependency_pages(head, 2, beside);
+        // Decoded whole when they fit beside the spilled solve.
+        assert_eq!(pages(need.spilled, 0).unwrap(), None);
+        // Else what the budget leaves them, beside other groups too.
+        let others = need.spilled - need.dependencies;
+        let half = need.dependencies / 2;
+        assert_eq!(pages(others + half, 0).unwrap(), Some(half));
+        assert_eq!(pages(others + half + 1000, 1000).unwrap(), Some(half));
+        assert_eq!(
+            pages(need.least, 0).unwrap(),
+            Some(PAGED_DEPENDENCIES_FLOOR)
+        );
+        // Below the least, the error names it.
+        let error = pages(need.least - 1, 0).unwrap_err().to_string();
+        assert!(
+            error.contains(&format!("--memory {}M", mib(need.least))),
+            "{error}"
+        );
+    }
 }

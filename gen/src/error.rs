@@ -45,6 +45,26 @@ pub enum GenError {
         /// The smallest budget for the whole build.
         smallest_mib: u64,
     },
+    /// A group reading its dependencies a block at a time found, while solving
+    /// one of its sub-slices, that the blocks it reaches do not fit beside its
+    /// solve. Only part of the need is known then: at least this much more.
+    #[error(
+        "the memory budget ({budget_mib} MiB, from {origin}) is too small for {slice}: the \
+         dependency blocks of one of its sub-slices need at least {short_mib} MiB more; try \
+         --memory {at_least_mib}M or more"
+    )]
+    DependencyPages {
+        /// The group's first slice.
+        slice: String,
+        /// The budget.
+        budget_mib: u64,
+        /// Where the budget comes from.
+        origin: &'static str,
+        /// The bytes of blocks that did not fit, in MiB.
+        short_mib: u64,
+        /// The budget plus those.
+        at_least_mib: u64,
+    },
     /// Building a group's rule tables needs more memory than the budget, even
     /// with its solves spilled to disk.
     #[error(

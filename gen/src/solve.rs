@@ -102,6 +102,14 @@ pub trait Metric<V: Variant>: Sync {
     /// byte, as DTW's values do.
     const KINGS_IN_TWO_BYTES: bool = false;
 
+    /// Called after each sub-slice, when no thread reads: a metric whose
+    /// dependencies are decoded a block at a time drops the blocks it decoded,
+    /// and fails if one could not be decoded (its entries then read as draws, so
+    /// nothing solved with it may be kept). Nothing by default.
+    fn sub_slice_done(&mut self) -> Result<(), GenError> {
+        Ok(())
+    }
+
     /// The stored `u16` of a decided value (never 0, which is a draw).
     fn encode(&self, wdl: Wdl, plies: u16) -> u16;
 
@@ -117,7 +125,10 @@ pub struct Dtw<V: Variant> {
 }
 
 impl<V: Variant> Dtw<V> {
-    /// The metric over the DTW tables of the group's dependencies.
+    /// The metric over the DTW tables of the group's dependencies, decoded whole
+    /// or a block at a time ([`damka_probe::Tablebase::paged_slice_table`]; such
+    /// a table must not be shared, so that [`Metric::sub_slice_done`] can drop
+    /// its blocks).
     pub fn new(dependencies: Vec<Arc<SliceTable<V>>>) -> Dtw<V> {
         let exits = Exits::new(dependencies.iter().map(|t| t.indexer().clone()).collect());
         Dtw {
@@ -154,6 +165,15 @@ impl<V: Variant> Metric<V> for Dtw<V> {
                 self.decode(value.back().raw())
             }
         }
+    }
+
+    fn sub_slice_done(&mut self) -> Result<(), GenError> {
+        for table in &mut self.tables {
+            if let Some(table) = Arc::get_mut(table) {
+                table.release_pages()?;
+            }
+        }
+        Ok(())
     }
 
     #[inline]
@@ -293,7 +313,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             let units = self.units(0);
             debug_assert_eq!(units.len(), 1, "a kings-only group is one unit");
             if self.solve_kings_only(&units[0], progress) {
-                return Ok(());
+                return self.metric.sub_slice_done();
             }
             // A distance too long for a byte: solve it the general way.
             self.kings_only = false;
@@ -321,6 +341,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 let units: usize = chunk.iter().map(|u| u.count).sum();
                 progress(units as u64 * self.block_size());
             });
+            self.metric.sub_slice_done()?;
             if self.spill {
                 for slot in &mut self.slots {
                     slot.values.spill_above(sub.key)?;

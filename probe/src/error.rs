@@ -97,6 +97,15 @@ pub enum ProbeError {
         /// The file.
         path: PathBuf,
     },
+    /// The decoded pages of a group's dependencies ([`crate::PageBudget`]) would
+    /// take more than their budget.
+    #[error("the dependency blocks read while solving one sub-slice did not fit in their {limit_mib} MiB: about {short_mib} MiB more are needed")]
+    PageBudget {
+        /// The pages' budget, in MiB.
+        limit_mib: u64,
+        /// The pages that did not fit, in MiB.
+        short_mib: u64,
+    },
     /// The operating system refused to read a file.
     #[error("cannot read {path}: {source}")]
     Io {

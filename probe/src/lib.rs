@@ -16,6 +16,7 @@
 mod cache;
 mod error;
 pub mod limits;
+mod paged;
 mod query;
 mod slice_table;
 mod slots;
@@ -31,5 +32,7 @@ pub use tablebase::{Tablebase, DEFAULT_CACHE_BYTES, PV_DRAW_PLIES};
 
 #[doc(hidden)]
 pub use cache::BlockCache;
+#[doc(hidden)]
+pub use paged::PageBudget;
 #[doc(hidden)]
 pub use slice_table::SliceTable;

@@ -11,13 +11,15 @@ use damka_formats::Value;
 use rayon::prelude::*;
 
 use crate::error::ProbeError;
+use crate::paged::{PageBudget, PagedValues};
 use crate::slots::open_checked;
 use crate::table::Access;
 
 /// One slice's exact values, decoded into memory from its DTW table: what the
 /// generator reads its dependencies from, and bulk readers such as verification.
 /// A byte per position when every raw value of the table fits in one (as every
-/// DTW table measured so far does), else two.
+/// DTW table measured so far does), else two; or, for a table too large to be
+/// decoded whole, decoded a block at a time ([`SliceTable::paged`]).
 #[derive(Debug)]
 pub struct SliceTable<V: Variant> {
     indexer: SliceIndexer<V>,
@@ -31,6 +33,8 @@ enum RawValues {
     Narrow(HugeArray<u8>),
     /// Some value does not.
     Wide(HugeArray<u16>),
+    /// Decoded a block at a time, on first use.
+    Paged(PagedValues),
 }
 
 impl<V: Variant> SliceTable<V> {
@@ -64,6 +68,7 @@ impl<V: Variant> SliceTable<V> {
         match &self.values {
             RawValues::Narrow(bytes) => u16::from(bytes[index]),
             RawValues::Wide(values) => values[index],
+            RawValues::Paged(pages) => pages.raw_at(index),
         }
     }
 
@@ -75,6 +80,21 @@ impl<V: Variant> SliceTable<V> {
         match &self.values {
             RawValues::Narrow(bytes) => damka_core::prefetch::prefetch(&bytes[index]),
             RawValues::Wide(values) => damka_core::prefetch::prefetch(&values[index]),
+            RawValues::Paged(pages) => {
+                if let Some(page) = pages.load(index) {
+                    damka_core::prefetch::prefetch(&page.bytes()[pages.offset(index)]);
+                }
+            }
+        }
+    }
+
+    /// Drops the blocks a paged table ([`SliceTable::paged`]) decoded so far, and
+    /// returns the first failure to decode one (a corrupt block, or the budget
+    /// spent), whose entries read as draws; nothing for a table decoded whole.
+    pub fn release_pages(&mut self) -> Result<(), ProbeError> {
+        match &mut self.values {
+            RawValues::Paged(pages) => pages.release(),
+            _ => Ok(()),
         }
     }
 
@@ -88,6 +108,7 @@ impl<V: Variant> SliceTable<V> {
         match &self.values {
             RawValues::Narrow(bytes) => bytes.len(),
             RawValues::Wide(values) => values.len(),
+            RawValues::Paged(pages) => pages.len(),
         }
     }
 
@@ -101,8 +122,28 @@ impl<V: Variant> SliceTable<V> {
         match &self.values {
             RawValues::Narrow(bytes) => bytes.len(),
             RawValues::Wide(values) => 2 * values.len(),
+            RawValues::Paged(pages) => pages.heap_bytes(),
         }
     }
+}
+
+/// Opens the DTW table of `slice` at `path` to be decoded a block at a time, on
+/// first use, the decoded blocks taking bytes from `budget` (see
+/// [`crate::paged`]).
+pub(crate) fn paged_table<V: Variant>(
+    path: &Path,
+    slice: Slice,
+    budget: Arc<PageBudget>,
+) -> Result<SliceTable<V>, ProbeError> {
+    let (file, indexer) = open_checked::<V>(path, slice, ValueKind::Dtw, 0, Access::Random, 1)?;
+    let values = PagedValues::new(file, budget).ok_or_else(|| ProbeError::CorruptTable {
+        path: path.to_path_buf(),
+        reason: "its blocks do not hold a power of two of entries".into(),
+    })?;
+    Ok(SliceTable {
+        indexer,
+        values: RawValues::Paged(values),
+    })
 }
 
 /// Decodes the whole table of `kind` of `slice` at `path`, `per_position` entries

@@ -10,6 +10,12 @@ use memmap2::{Advice, Mmap};
 
 use crate::error::ProbeError;
 
+/// A fault on a file mapping maps the pages around it that the page cache
+/// holds, in aligned windows of this many bytes (Linux's default
+/// `fault_around_bytes`): dropping the pages a block's decoding mapped means
+/// dropping its windows.
+const FAULT_AROUND: usize = 64 << 10;
+
 /// How a table will be read, so the kernel can plan its reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -117,6 +123,41 @@ impl TableFile {
         self.header
             .check_all(&self.map)
             .map_err(|e| ProbeError::from_format(&self.path, e))
+    }
+
+    /// Decodes block `block` like [`TableFile::decode_block`], then lets the
+    /// kernel drop the mapped pages of its compressed bytes from this process: a
+    /// table decoded a block at a time ([`crate::paged`]) does not keep them
+    /// mapped beside the decoded block. (A neighbouring block sharing a window of
+    /// [`FAULT_AROUND`] bytes is mapped again if it needs that window.)
+    pub fn decode_block_unmapped(&self, block: u64) -> Result<Block, ProbeError> {
+        let decoded = self.decode_block(block);
+        if let Ok(bounds) = self.header.block_bounds(&self.map, block) {
+            let start = bounds.start / FAULT_AROUND * FAULT_AROUND;
+            let end = bounds.end.div_ceil(FAULT_AROUND) * FAULT_AROUND;
+            // SAFETY: as in `drop_mapped_pages`.
+            let _ = unsafe {
+                self.map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    start,
+                    end.min(self.map.len()) - start,
+                )
+            };
+        }
+        decoded
+    }
+
+    /// Lets the kernel drop the pages of the file mapped so far from this
+    /// process (they are read again from the file if touched): a table read a
+    /// part at a time ([`crate::paged`]) does not keep every part it read.
+    pub fn drop_mapped_pages(&self) {
+        // SAFETY: the map is read-only and backed by a file nobody modifies in
+        // place (tables are renamed into place), so dropping its pages only makes
+        // the next read fetch the same bytes again.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+        };
     }
 
     /// The file's length in bytes.

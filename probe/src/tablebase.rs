@@ -462,6 +462,19 @@ impl<V: Variant> Tablebase<V> {
         Ok(best)
     }
 
+    /// Opens the DTW table of `slice` to be decoded a block at a time, on first
+    /// use, the decoded blocks taking their bytes from `budget`: exact values for
+    /// every index, as [`Tablebase::slice_table`] gives, for a table too large to
+    /// decode whole. [`SliceTable::release_pages`] drops the blocks decoded.
+    #[doc(hidden)]
+    pub fn paged_slice_table(
+        &self,
+        slice: Slice,
+        budget: Arc<crate::PageBudget>,
+    ) -> Result<SliceTable<V>, ProbeError> {
+        crate::slice_table::paged_table(&self.path(slice, ValueKind::Dtw), slice, budget)
+    }
+
     /// Decodes the whole DTW table of `slice` into memory (blocks in parallel):
     /// exact values for every index, capture positions included.
     #[doc(hidden)]

@@ -80,7 +80,7 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         let seconds = group.elapsed.as_secs_f64();
         bars.suspend(|| {
             println!(
-                "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s{}",
+                "built {:<22} {:>12} positions {:>8.2} s {:>12.0} positions/s{}{}",
                 names.join(" "),
                 group.positions,
                 seconds,
@@ -89,6 +89,13 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
                     " (sub-slices spilled to disk)"
                 } else {
                     ""
+                },
+                match group.dependency_pages {
+                    Some(bytes) => format!(
+                        " (dependencies decoded a block at a time: at most {} MiB)",
+                        bytes.div_ceil(1 << 20)
+                    ),
+                    None => String::new(),
                 }
             )
         });

@@ -36,8 +36,12 @@ struct SliceRecord<'a> {
 struct Memory {
     /// Every value in memory.
     resident: u64,
-    /// Sub-slices spilled to disk: the least `damka gen --memory` that builds it.
+    /// Sub-slices spilled to disk, the dependencies decoded whole.
     spilled: u64,
+    /// Sub-slices spilled, the dependencies decoded a block at a time in the
+    /// least bytes `damka gen` tries (whether a sub-slice's blocks fit shows
+    /// only while it is solved).
+    least: u64,
     /// Positions of its largest unit.
     unit_positions: u64,
 }
@@ -76,6 +80,7 @@ pub fn run(args: &SlicesArgs) -> anyhow::Result<ExitCode> {
             Ok(Memory {
                 resident: need.resident,
                 spilled: need.spilled,
+                least: need.least,
                 unit_positions: need.unit_positions,
             })
         })

@@ -53,7 +53,7 @@ pub struct DtwBlock {
 impl DtwBlock {
     /// Splits and checks a decompressed DTW block of `entries` entries: every
     /// escape byte has exactly one wide value, at increasing offsets, each wide.
-    pub(super) fn parse(mut raw: Vec<u8>, entries: usize) -> Result<DtwBlock, String> {
+    pub(super) fn parse(raw: Vec<u8>, entries: usize) -> Result<DtwBlock, String> {
         if raw.len() < entries + 4 {
             return Err(format!("{} bytes for {entries} DTW entries", raw.len()));
         }
@@ -80,9 +80,12 @@ impl DtwBlock {
         if escapes != count {
             return Err(format!("{escapes} escape bytes, {count} wide values"));
         }
-        raw.truncate(entries);
+        // A copy of exactly the entries, not `raw` shrunk in place: shrinking
+        // would leave the rest of `raw`'s capacity as a hole in the heap that the
+        // next block's buffer does not fit, and a table decoded a block at a time
+        // would hold a hole beside each block.
         Ok(DtwBlock {
-            bytes: raw.into_boxed_slice(),
+            bytes: raw[..entries].into(),
             wide: wide.into_boxed_slice(),
         })
     }
@@ -138,7 +141,13 @@ impl DtwBlock {
     }
 
     /// The heap bytes it holds (for cache budgets): the bytes and the wide values.
-    pub(super) fn heap_bytes(&self) -> usize {
+    pub fn heap_bytes(&self) -> usize {
         self.bytes.len() + 8 * self.wide.len()
+    }
+
+    /// The byte of each entry: its raw value, or [`DTW_ESCAPE`] where the value
+    /// needs two bytes ([`DtwBlock::value`] finds it).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 }

@@ -52,21 +52,34 @@ impl TableHeader {
     /// must have passed [`TableHeader::check_layout`]; bounds are checked again
     /// anyway, so a violated precondition gives an error, not a panic.
     pub fn block<'a>(&self, file: &'a [u8], block: u64) -> Result<&'a [u8], TableFormatError> {
+        let bounds = self.block_bounds(file, block)?;
+        let entry = self.table_offset as usize + block as usize * BLOCK_ENTRY_LEN;
+        let stored_hash = u64_at(file, entry + 8);
+        let bytes = &file[bounds];
+        if hash(bytes) != stored_hash {
+            return Err(TableFormatError::CorruptBlock(block));
+        }
+        Ok(bytes)
+    }
+
+    /// Where the compressed bytes of block `block` lie in `file` (not checked
+    /// against the block's checksum). `file` must have passed
+    /// [`TableHeader::check_layout`]; bounds are checked again anyway.
+    pub fn block_bounds(
+        &self,
+        file: &[u8],
+        block: u64,
+    ) -> Result<std::ops::Range<usize>, TableFormatError> {
         if block >= self.blocks() || file.len() as u64 != self.file_len() {
             return Err(TableFormatError::Invalid(format!("block {block}")));
         }
         let entry = self.table_offset as usize + block as usize * BLOCK_ENTRY_LEN;
         let start = u64_at(file, entry);
-        let stored_hash = u64_at(file, entry + 8);
         let end = u64_at(file, entry + BLOCK_ENTRY_LEN);
         if start > end || end > self.table_offset {
             return Err(TableFormatError::Invalid(format!("block {block} bounds")));
         }
-        let bytes = &file[start as usize..end as usize];
-        if hash(bytes) != stored_hash {
-            return Err(TableFormatError::CorruptBlock(block));
-        }
-        Ok(bytes)
+        Ok(start as usize..end as usize)
     }
 
     /// Checks every block's checksum and the whole-file checksum.
