@@ -194,6 +194,53 @@ fn groups_reading_their_dependencies_a_block_at_a_time_write_the_same_bytes() {
     assert!(files(&short).is_empty());
 }
 
+#[test]
+fn streamed_groups_write_the_same_bytes() {
+    let reference_tmp = temp_dir("streamed-reference");
+    let reference = reference_tmp.path().to_path_buf();
+    let r = gen(&reference, &[]);
+    assert!(r.ok, "{}", r.err);
+    let tablebase = Tablebase::<Russian>::new(&reference);
+    let tmp = temp_dir("streamed");
+    let dir = tmp.path().to_path_buf();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    for (n, head) in build_order::<Russian>(4).into_iter().enumerate() {
+        if head > head.mirror() {
+            continue;
+        }
+        // Every other group reads its dependencies a block at a time too.
+        let deps = dependencies(head)
+            .into_iter()
+            .map(|d| match n % 2 {
+                0 => tablebase.slice_table(d).unwrap(),
+                _ => Arc::new(
+                    tablebase
+                        .paged_slice_table(d, Arc::new(PageBudget::new(1 << 20)))
+                        .unwrap(),
+                ),
+            })
+            .collect();
+        let mut group = Group::streamed(head, Dtw::<Russian>::new(deps), &dir).unwrap();
+        group.solve(&|_| {}).unwrap();
+        let slots = group.into_slots();
+        let tables: Vec<SolvedSlice<'_>> = slots.iter().map(|s| (s.slice(), s.values())).collect();
+        store.write_group(&tables).unwrap();
+        drop(slots);
+        let leftovers = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .count();
+        assert_eq!(leftovers, 0, "block files left after {head}");
+    }
+    let (a, b) = (files(&reference), files(&dir));
+    assert_eq!(a.len(), b.len());
+    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+        assert_eq!(name_a, name_b);
+        assert!(bytes_a == bytes_b, "{name_a} differs when streamed");
+    }
+}
+
 /// The `--memory` value that a refusal names as the smallest budget that works.
 fn named_budget(err: &str) -> String {
     err.split("--memory ")

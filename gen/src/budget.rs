@@ -85,7 +85,11 @@ pub struct GroupNeed {
     pub resident: u64,
     /// With only two sub-slices in memory.
     pub spilled: u64,
-    /// The least it may be tried in: spilled, with the dependencies decoded a
+    /// With each block written to disk as its unit finishes and only the
+    /// sub-slice being read in memory, a byte per position ([`crate::streamed`];
+    /// DTW builds of groups with men, else the same as `spilled`).
+    pub streamed: u64,
+    /// The least it may be tried in: streamed, with the dependencies decoded a
     /// block at a time in at least [`PAGED_DEPENDENCIES_FLOOR`] bytes (DTW
     /// builds), or else the same as `spilled`.
     pub least: u64,
@@ -107,8 +111,20 @@ fn values_bytes(positions: u64) -> u64 {
 pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, GenError> {
     let need = group_need_general::<V>(head, threads)?;
     if head.men() != 0 {
+        let indexer = SliceIndexer::<V>::new(head)?;
+        let slots = if head.is_self_mirror() { 1 } else { 2 };
+        let subs = indexer.sub_slices();
+        // Solving key k reads key k + 1 back, a byte per position of both slices.
+        let read_back = subs
+            .iter()
+            .filter(|s| subs.iter().any(|t| t.key + 1 == s.key))
+            .map(|s| slots * s.positions)
+            .max()
+            .unwrap_or(0);
+        let streamed = need.spilled - values_bytes(slots * largest_pair(&subs)) + read_back;
         return Ok(GroupNeed {
-            least: paged(need.spilled, need.dependencies),
+            streamed,
+            least: paged(streamed, need.dependencies),
             ..need
         });
     }
@@ -117,6 +133,7 @@ pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, 
     Ok(GroupNeed {
         resident,
         spilled: resident,
+        streamed: resident,
         least: paged(resident, need.dependencies),
         ..need
     })
@@ -154,19 +171,7 @@ pub fn group_need_general<V: Variant>(head: Slice, threads: usize) -> Result<Gro
     let indexer = SliceIndexer::<V>::new(head)?;
     let slots = if head.is_self_mirror() { 1 } else { 2 };
     let subs = indexer.sub_slices();
-    // The keys descend by one at a time, but a key may be missing: only adjacent
-    // keys are resident together.
-    let largest_pair = subs
-        .iter()
-        .map(|s| {
-            let above = subs
-                .iter()
-                .find(|t| t.key == s.key + 1)
-                .map_or(0, |t| t.positions);
-            s.positions + above
-        })
-        .max()
-        .unwrap_or(0);
+    let largest_pair = largest_pair(&subs);
     let unit = slots * indexer.king_placements();
     let working = UNIT_BYTES * unit * threads.min(units_at_once(&indexer)) as u64;
     let mut deps = 0;
@@ -177,10 +182,27 @@ pub fn group_need_general<V: Variant>(head: Slice, threads: usize) -> Result<Gro
     Ok(GroupNeed {
         resident: values_bytes(slots * indexer.size()) + common,
         spilled: values_bytes(slots * largest_pair) + common,
+        streamed: values_bytes(slots * largest_pair) + common,
         least: values_bytes(slots * largest_pair) + common,
         dependencies: deps,
         unit_positions: unit,
     })
+}
+
+/// The most positions of a sub-slice and the one above it together (of one
+/// slice): the keys descend by one at a time, but a key may be missing, and
+/// only adjacent keys are resident together.
+fn largest_pair(subs: &[damka_core::SubSlice]) -> u64 {
+    subs.iter()
+        .map(|s| {
+            let above = subs
+                .iter()
+                .find(|t| t.key == s.key + 1)
+                .map_or(0, |t| t.positions);
+            s.positions + above
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// At most how many units are solved at once: a unit is a men placement of the
@@ -293,6 +315,7 @@ pub fn rule_group_need<V: Variant>(
     Ok(GroupNeed {
         resident: with(need.resident, false),
         spilled,
+        streamed: spilled,
         least: spilled,
         ..need
     })

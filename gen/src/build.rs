@@ -56,6 +56,9 @@ pub struct BuiltGroup {
     pub elapsed: Duration,
     /// Whether its sub-slices were spilled to disk to stay inside the budget.
     pub spilled: bool,
+    /// Whether, to stay inside the budget, each of its blocks went to disk as
+    /// it was solved, and only the sub-slice being read was kept in memory.
+    pub streamed: bool,
     /// With its dependencies decoded a block at a time to stay inside the
     /// budget: the most bytes of them decoded at once.
     pub dependency_pages: Option<u64>,
@@ -70,6 +73,7 @@ impl BuiltGroup {
             positions,
             elapsed: started.elapsed(),
             spilled: false,
+            streamed: false,
             dependency_pages: None,
         }
     }
@@ -171,15 +175,15 @@ pub fn build<V: Variant>(
         let pages = budget
             .dependency_pages(head, threads, beside)?
             .map(|bytes| Arc::new(PageBudget::new(bytes)));
-        let (deps, spill) = match &pages {
+        let (deps, residence) = match &pages {
             None => {
                 let deps = dependencies(head)
                     .into_iter()
                     .map(|dep| tablebase.slice_table(dep))
                     .collect::<Result<Vec<_>, _>>()?;
                 let deps_bytes: u64 = deps.iter().map(|d| d.heap_bytes() as u64).sum();
-                let spill = budget.must_spill(head, threads, deps_bytes + beside)?;
-                (deps, spill)
+                let residence = budget.residence(head, threads, deps_bytes + beside)?;
+                (deps, residence)
             }
             Some(pages) => {
                 let deps = dependencies(head)
@@ -190,11 +194,16 @@ pub fn build<V: Variant>(
                             .map(Arc::new)
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                (deps, true)
+                (deps, Residence::Streamed)
             }
         };
-        let spill_dir = spill.then(|| tablebase.dir());
-        let mut group = Group::with_spill(head, Dtw::<V>::new(deps), spill_dir)?;
+        let metric = Dtw::<V>::new(deps);
+        let mut group = match residence {
+            Residence::Memory => Group::new(head, metric)?,
+            Residence::Spilled => Group::with_spill(head, metric, Some(tablebase.dir()))?,
+            Residence::Streamed => Group::streamed(head, metric, tablebase.dir())?,
+        };
+        let spill = residence != Residence::Memory;
         let positions = group.positions();
         send(
             progress,
@@ -227,6 +236,7 @@ pub fn build<V: Variant>(
             positions,
             elapsed: group_started.elapsed(),
             spilled: spill,
+            streamed: residence == Residence::Streamed,
             dependency_pages: pages.map(|p| p.peak()),
         })
     };
@@ -289,6 +299,17 @@ pub fn build<V: Variant>(
     report.wall = Some(started.elapsed());
     send(progress, Progress::Finished);
     Ok(report)
+}
+
+/// Where a group's values are kept while it is solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Residence {
+    /// All in memory.
+    Memory,
+    /// Two sub-slices in memory, the others spilled to disk.
+    Spilled,
+    /// Each block on disk as its unit finishes, one sub-slice read back.
+    Streamed,
 }
 
 /// Solve groups built at once, at most.
@@ -394,8 +415,9 @@ impl Budget {
 
     /// The bytes the DTW build of the group of `head`, beside groups holding
     /// `beside` bytes, leaves for its dependencies decoded a block at a time
-    /// (`damka_probe::PageBudget`) with its sub-slices spilled; `None` when
-    /// they fit decoded whole, at a byte per position.
+    /// (`damka_probe::PageBudget`) with its values streamed
+    /// ([`Group::streamed`]); `None` when they fit decoded whole, at a byte per
+    /// position.
     pub(crate) fn dependency_pages(
         &self,
         head: Slice,
@@ -406,10 +428,10 @@ impl Budget {
             return Ok(None);
         };
         let need = (self.need)(head, threads)?;
-        if need.spilled + beside <= limit {
+        if need.streamed + beside <= limit {
             return Ok(None);
         }
-        let others = need.spilled - need.dependencies + beside;
+        let others = need.streamed - need.dependencies + beside;
         match limit.checked_sub(others) {
             Some(pages) if pages >= PAGED_DEPENDENCIES_FLOOR => Ok(Some(pages)),
             _ => Err(self.too_small(head, need.least + beside, need.least)),
@@ -432,6 +454,32 @@ impl Budget {
                 }
             }
             other => other,
+        }
+    }
+
+    /// Where the DTW build of the group of `head` keeps its values, now that
+    /// its dependencies (and whatever else it holds beside) take `deps_bytes`:
+    /// in memory, two sub-slices in memory, or one sub-slice read back a byte
+    /// per position ([`Group::streamed`]), whichever fits first.
+    pub(crate) fn residence(
+        &self,
+        head: Slice,
+        threads: usize,
+        deps_bytes: u64,
+    ) -> Result<Residence, GenError> {
+        let Some(limit) = self.bytes else {
+            return Ok(Residence::Memory);
+        };
+        let need = (self.need)(head, threads)?;
+        let with = |bytes: u64| bytes - need.dependencies + deps_bytes;
+        if with(need.resident) <= limit {
+            Ok(Residence::Memory)
+        } else if with(need.spilled) <= limit {
+            Ok(Residence::Spilled)
+        } else if with(need.streamed) <= limit {
+            Ok(Residence::Streamed)
+        } else {
+            Err(self.too_small(head, with(need.streamed), with(need.least)))
         }
     }
 
@@ -484,10 +532,11 @@ mod tests {
             need: group_need::<Russian>,
         };
         let pages = |bytes: u64, beside: u64| budget(bytes).dependency_pages(head, 2, beside);
-        // Decoded whole when they fit beside the spilled solve.
-        assert_eq!(pages(need.spilled, 0).unwrap(), None);
+        // Decoded whole when they fit beside the streamed solve.
+        assert!(need.streamed < need.spilled && need.spilled < need.resident);
+        assert_eq!(pages(need.streamed, 0).unwrap(), None);
         // Else what the budget leaves them, beside other groups too.
-        let others = need.spilled - need.dependencies;
+        let others = need.streamed - need.dependencies;
         let half = need.dependencies / 2;
         assert_eq!(pages(others + half, 0).unwrap(), Some(half));
         assert_eq!(pages(others + half + 1000, 1000).unwrap(), Some(half));

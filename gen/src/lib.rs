@@ -18,6 +18,7 @@ pub mod progress;
 pub mod rules;
 pub mod solve;
 pub mod store;
+mod streamed;
 pub mod values;
 pub mod verify;
 mod verify_counted;

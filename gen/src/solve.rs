@@ -240,6 +240,10 @@ pub struct Group<V: Variant, M: Metric<V>> {
     pub(crate) metric: M,
     /// Solved sub-slices go to disk once nothing reads them.
     spill: bool,
+    /// Solved blocks go to disk as their units finish ([`crate::streamed`]).
+    streamed: bool,
+    /// The first failure to write a solved block, for the solve to return.
+    failure: std::sync::Mutex<Option<GenError>>,
     /// A kings-only group solved in two bytes per position ([`crate::kings`]).
     kings_only: bool,
 }
@@ -290,8 +294,28 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             slots,
             metric,
             spill: spill_dir.is_some() && !kings_only,
+            streamed: false,
+            failure: std::sync::Mutex::new(None),
             kings_only,
         })
+    }
+
+    /// Prepares the group like [`Group::new`], solved in the least memory: each
+    /// block written to a temporary file in `dir` as its unit finishes, and only
+    /// the sub-slice being read kept in memory, a byte per position (see
+    /// [`crate::streamed`]). A kings-only group, one unit, is solved in memory.
+    pub fn streamed(slice: Slice, metric: M, dir: &Path) -> Result<Self, GenError> {
+        let mut group = Group::with_spill(slice, metric, Some(dir))?;
+        if group.kings_only {
+            return Ok(group);
+        }
+        for slot in &mut group.slots {
+            let path = dir.join(format!("{}.blocks.tmp", slot.slice().name()));
+            slot.values = SlotValues::streamed(&slot.indexer, path)?;
+        }
+        group.spill = false;
+        group.streamed = true;
+        Ok(group)
     }
 
     /// Whether the group is solved (or, after [`Group::solve`], was solved) in
@@ -322,10 +346,19 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             }
         }
         let keys = self.slots[0].indexer.sub_slices();
+        let mut above = None;
         for sub in keys {
             if self.spill {
                 for slot in &mut self.slots {
                     slot.values.allocate(sub.key);
+                }
+            }
+            if self.streamed {
+                // Only the key just solved is read (by quiet man moves); a key
+                // may be missing, and then nothing is.
+                let read = above.filter(|&key| key == sub.key + 1);
+                for slot in &mut self.slots {
+                    slot.values.read_back(read)?;
                 }
             }
             let units = self.units(sub.key);
@@ -346,6 +379,15 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 for slot in &mut self.slots {
                     slot.values.spill_above(sub.key)?;
                 }
+            }
+            if let Some(error) = self.failure.get_mut().ok().and_then(Option::take) {
+                return Err(error);
+            }
+            above = Some(sub.key);
+        }
+        if self.streamed {
+            for slot in &mut self.slots {
+                slot.values.read_back(None)?;
             }
         }
         Ok(())
@@ -459,6 +501,10 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 }
             }
         }
+        if self.streamed {
+            self.write_blocks(unit, cells);
+            return;
+        }
         let store = |(local, cell): (usize, &Cell)| {
             let (slot, men) = unit.blocks[local / k];
             let index = men as usize * k + local % k;
@@ -471,6 +517,34 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             cells.par_iter().enumerate().for_each(store);
         } else {
             cells.iter().enumerate().for_each(store);
+        }
+    }
+
+    /// Writes the solved blocks of `unit` to their streamed values; a failure
+    /// is kept for [`Group::solve`] to return.
+    fn write_blocks(&self, unit: &Unit, cells: &[Cell]) {
+        let k = self.block_size() as usize;
+        for (b, block) in cells.chunks(k).enumerate().take(unit.count) {
+            let values: Vec<u16> = block
+                .iter()
+                .map(|c| c.value.load(Ordering::Relaxed))
+                .collect();
+            let mut captures = vec![0u64; k.div_ceil(64)];
+            for (i, cell) in block.iter().enumerate() {
+                if cell.flags.load(Ordering::Relaxed) & CAPTURE != 0 {
+                    captures[i / 64] |= 1 << (i % 64);
+                }
+            }
+            let (slot, men) = unit.blocks[b];
+            if let Err(error) =
+                self.slots[slot]
+                    .values
+                    .write_block(men as usize, &values, &captures)
+            {
+                if let Ok(mut failure) = self.failure.lock() {
+                    failure.get_or_insert(error);
+                }
+            }
         }
     }
 

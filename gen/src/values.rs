@@ -23,6 +23,7 @@ use damka_core::{SliceIndexer, Variant};
 
 use crate::error::GenError;
 use crate::store::ValueSource;
+use crate::streamed::BlockStream;
 
 /// Where the values of one sub-slice are.
 enum Place {
@@ -64,6 +65,9 @@ pub struct SlotValues {
     /// in the low byte) and the kings-only solve's count (high byte), which is
     /// [`KINGS_CAPTURE`] where the side to move must capture ([`crate::kings`]).
     kings: Option<HugeArray<AtomicU64>>,
+    /// With [`SlotValues::streamed`]: every block on disk as its unit finishes,
+    /// the key being read kept a byte per position.
+    stream: Option<BlockStream>,
 }
 
 /// The count byte of a kings-only entry whose side to move must capture.
@@ -101,6 +105,55 @@ impl SlotValues {
             spill: None,
             flat: None,
             kings: None,
+            stream: None,
+        }
+    }
+
+    /// Storage for the slice of `indexer` written to `path` a block at a time
+    /// as the units solving it finish, with only the key being read in memory, a
+    /// byte per position ([`crate::streamed`]).
+    pub fn streamed<V: Variant>(
+        indexer: &SliceIndexer<V>,
+        path: PathBuf,
+    ) -> Result<SlotValues, GenError> {
+        let mut values = SlotValues::new(indexer, PathBuf::new());
+        values.stream = Some(BlockStream::create(
+            path,
+            values.blocks.len(),
+            values.block,
+        )?);
+        Ok(values)
+    }
+
+    /// Writes the solved block `men` of streamed values: its raw values and
+    /// capture bits (words of 64), as long as the block.
+    pub(crate) fn write_block(
+        &self,
+        men: usize,
+        values: &[u16],
+        captures: &[u64],
+    ) -> Result<(), GenError> {
+        self.stream
+            .as_ref()
+            .expect("streamed values")
+            .write_block(men, values, captures)
+    }
+
+    /// Reads key `key` of streamed values back into memory, a byte per
+    /// position, for the solve of the key below it to read (the key read back
+    /// before is dropped); with no key, drops it.
+    pub(crate) fn read_back(&mut self, key: Option<u32>) -> Result<(), GenError> {
+        let blocks = &self.blocks;
+        let stream = self.stream.as_mut().expect("streamed values");
+        match key {
+            Some(key) => {
+                let men: Vec<usize> = (0..blocks.len()).filter(|&m| blocks[m].0 == key).collect();
+                stream.load_key(key, &men)
+            }
+            None => {
+                stream.drop_key();
+                Ok(())
+            }
         }
     }
 
@@ -134,6 +187,7 @@ impl SlotValues {
             spill: None,
             flat: None,
             kings: None,
+            stream: None,
         }
     }
 
@@ -215,6 +269,7 @@ impl SlotValues {
         if self.spill.take().is_some() {
             let _ = fs::remove_file(&self.spill_path);
         }
+        self.stream = None;
     }
 
     /// The values and capture words of the resident key of the block of
@@ -238,14 +293,29 @@ impl SlotValues {
     /// The raw value at `index`, whose sub-slice must be in memory.
     #[inline]
     pub fn get(&self, index: usize) -> u16 {
+        if let Some(stream) = &self.stream {
+            let (key, at) = self.key_and_offset(index);
+            return stream.get(key, at);
+        }
         let (values, _, at) = self.resident(index);
         values[at].load(Ordering::Relaxed)
+    }
+
+    /// The key of the block of `index`, and the offset of `index` in that key.
+    #[inline]
+    fn key_and_offset(&self, index: usize) -> (u32, usize) {
+        let (key, ordinal) = self.blocks[index / self.block];
+        (key, ordinal as usize * self.block + index % self.block)
     }
 
     /// Asks for the cache line of the value at `index` (whose sub-slice must be
     /// in memory) ahead of a [`SlotValues::get`].
     #[inline]
     pub fn prefetch(&self, index: usize) {
+        if let Some(stream) = &self.stream {
+            let (key, at) = self.key_and_offset(index);
+            return stream.prefetch(key, at);
+        }
         let (values, _, at) = self.resident(index);
         damka_core::prefetch::prefetch(&values[at]);
     }
@@ -311,6 +381,9 @@ impl SlotValues {
             }
             return Ok(());
         }
+        if let Some(stream) = &self.stream {
+            return self.read_streamed(stream, range, values, captures);
+        }
         let mut at = range.start;
         while at < range.end {
             let (key, ordinal) = self.blocks[at / self.block];
@@ -349,6 +422,33 @@ impl SlotValues {
                     }
                 }
                 Place::Absent => unreachable!("every key is solved before the tables are written"),
+            }
+            at += len;
+        }
+        Ok(())
+    }
+
+    /// Reads `range` of streamed values into `values` and `captures`, a block
+    /// record at a time.
+    fn read_streamed(
+        &self,
+        stream: &BlockStream,
+        range: Range<usize>,
+        values: &mut [u16],
+        captures: &mut BitVec<u64>,
+    ) -> Result<(), GenError> {
+        let mut block_values = vec![0u16; self.block];
+        let mut block_captures = vec![0u64; self.block.div_ceil(64)];
+        let mut at = range.start;
+        while at < range.end {
+            let (men, offset) = (at / self.block, at % self.block);
+            let len = (self.block - offset).min(range.end - at);
+            stream.read_block(men, &mut block_values, &mut block_captures)?;
+            let out = at - range.start;
+            values[out..out + len].copy_from_slice(&block_values[offset..offset + len]);
+            for i in 0..len {
+                let bit = offset + i;
+                captures.set(out + i, block_captures[bit / 64] >> (bit % 64) & 1 != 0);
             }
             at += len;
         }

@@ -85,7 +85,9 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
                 group.positions,
                 seconds,
                 group.positions as f64 / seconds.max(1e-9),
-                if group.spilled {
+                if group.streamed {
+                    " (blocks streamed to disk)"
+                } else if group.spilled {
                     " (sub-slices spilled to disk)"
                 } else {
                     ""

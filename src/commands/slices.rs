@@ -38,7 +38,10 @@ struct Memory {
     resident: u64,
     /// Sub-slices spilled to disk, the dependencies decoded whole.
     spilled: u64,
-    /// Sub-slices spilled, the dependencies decoded a block at a time in the
+    /// Blocks streamed to disk as they are solved, one sub-slice read back a
+    /// byte per position, the dependencies decoded whole.
+    streamed: u64,
+    /// Blocks streamed, the dependencies decoded a block at a time in the
     /// least bytes `damka gen` tries (whether a sub-slice's blocks fit shows
     /// only while it is solved).
     least: u64,
@@ -80,6 +83,7 @@ pub fn run(args: &SlicesArgs) -> anyhow::Result<ExitCode> {
             Ok(Memory {
                 resident: need.resident,
                 spilled: need.spilled,
+                streamed: need.streamed,
                 least: need.least,
                 unit_positions: need.unit_positions,
             })
