@@ -50,14 +50,22 @@
 //!
 //! # The figures
 //!
-//! Per (group, key), at one byte per dependency position, the peak is
+//! Per (group, key), at one byte per dependency position, the peak of the
+//! generator's least-memory solve (values streamed, `damka_gen::solve::Group::streamed`;
+//! dependencies decoded a block of the table file at a time,
+//! `damka_probe::PageBudget`) is
 //!
 //! ```text
-//! own values   2 bytes + 1 bit per position of keys k and k+1, both slices
-//! + deps       the sum of K (king placements of the dependency slice) over the
-//!              distinct dependency blocks in the bound
+//! own values   1 byte per position of key k+1, both slices (read back while key
+//!              k is solved; kings-only groups: 2 bytes and a bit per position)
+//! + deps       the file blocks (16,384 entries, a byte each) that hold the
+//!              distinct dependency blocks in the bound; the sum of K (king
+//!              placements of the dependency slice) over those dependency blocks
+//!              is printed too
 //! + cells      UNIT_BYTES (16) x the positions of a unit (the key's men placement
-//!              and its flip: 2 blocks) x min(threads, units of the key)
+//!              and its flip: 2 blocks) x min(threads, units of the key), or x 1
+//!              where that is above 16 GiB (the generator then solves one unit at
+//!              a time)
 //! + fixed      FIXED_BYTES (48 MiB)
 //! ```
 //!
@@ -84,6 +92,8 @@ use damka_gen::budget::{group_need, FIXED_BYTES, UNIT_BYTES};
 use rayon::prelude::*;
 
 const GIB: f64 = (1u64 << 30) as f64;
+/// Entries of a DTW file block: the pages the generator decodes.
+const PAGE_ENTRIES: u64 = 16_384;
 /// The budget the verdict is about.
 const LIMIT: u64 = 16 << 30;
 
@@ -411,6 +421,36 @@ impl Marks {
         }
     }
 
+    /// Bytes of the file blocks (pages of [`PAGE_ENTRIES`] entries, a byte
+    /// each) that hold the marked blocks, given each dependency's king
+    /// placements.
+    fn page_bytes<V: Variant>(&self, deps: &[SliceIndexer<V>]) -> u64 {
+        let mut bytes = 0;
+        for (bits, dep) in self.bits.iter().zip(deps) {
+            let k = dep.king_placements();
+            let mut last = None;
+            for (w, &word) in bits.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let men = 64 * w as u64 + u64::from(word.trailing_zeros());
+                    word &= word - 1;
+                    let (first, end) = (men * k / PAGE_ENTRIES, (men * k + k - 1) / PAGE_ENTRIES);
+                    // Blocks come in increasing order: a page shared with the
+                    // block before is counted once.
+                    let from = match last {
+                        Some(l) if l >= first => l + 1,
+                        _ => first,
+                    };
+                    if end >= from {
+                        bytes += (end - from + 1) * PAGE_ENTRIES;
+                    }
+                    last = Some(last.map_or(end, |l: u64| l.max(end)));
+                }
+            }
+        }
+        bytes
+    }
+
     #[inline]
     fn insert(&mut self, dep: usize, men_index: u64, block: u64) {
         let word = &mut self.bits[dep][(men_index >> 6) as usize];
@@ -494,6 +534,9 @@ fn values_bytes(positions: u64) -> u64 {
 struct KeyFigures {
     key: u32,
     dep_blocks: u64,
+    /// Positions of the dependency blocks in the bound.
+    dep_positions: u64,
+    /// Bytes of the file blocks that hold them.
     dep_bytes: u64,
     own: u64,
     cells: u64,
@@ -501,8 +544,15 @@ struct KeyFigures {
 }
 
 impl KeyFigures {
+    /// The peak with one unit per thread, or, where that is above the budget
+    /// the verdict is about, with one unit at a time (as the generator does
+    /// when its dependencies' blocks leave too little room).
     fn peak(&self) -> u64 {
-        self.own + self.dep_bytes + self.cells + FIXED_BYTES
+        let per_thread = self.own + self.dep_bytes + self.cells + FIXED_BYTES;
+        if per_thread <= LIMIT || self.cells == 0 {
+            return per_thread;
+        }
+        self.own + self.dep_bytes + UNIT_BYTES * self.unit_positions + FIXED_BYTES
     }
 }
 
@@ -560,8 +610,11 @@ fn run<V: Variant>(args: &Args) -> bool {
             let group = &groups[g];
             let bound = bound_key(group, key);
             let slots = group.slots.len() as u64;
-            let own =
-                values_bytes(slots * (group.key_positions(key) + group.key_positions(key + 1)));
+            let own = if group.kings_only() {
+                values_bytes(slots * group.key_positions(key))
+            } else {
+                slots * group.key_positions(key + 1)
+            };
             let unit_positions = bound.unit_blocks * group.block();
             let cells = UNIT_BYTES * unit_positions * args.threads.min(bound.units);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -576,7 +629,8 @@ fn run<V: Variant>(args: &Args) -> bool {
                 KeyFigures {
                     key,
                     dep_blocks: bound.marks.blocks,
-                    dep_bytes: bound.marks.positions,
+                    dep_positions: bound.marks.positions,
+                    dep_bytes: bound.marks.page_bytes(&group.deps),
                     own,
                     cells,
                     unit_positions,
@@ -592,7 +646,7 @@ fn run<V: Variant>(args: &Args) -> bool {
 
 fn report<V: Variant>(args: &Args, groups: &[Group<V>], results: &[(usize, KeyFigures)]) {
     if args.keys {
-        println!("# per (group, key): key, men placements per slice, dependency blocks, dependency GiB, own spilled values GiB, cells GiB, peak GiB");
+        println!("# per (group, key): key, men placements per slice, dependency blocks, their positions (G), their file blocks GiB, own values read back GiB, cells GiB, peak GiB");
         for (g, f) in results {
             let group = &groups[*g];
             let placements = group
@@ -601,11 +655,12 @@ fn report<V: Variant>(args: &Args, groups: &[Group<V>], results: &[(usize, KeyFi
                 .find(|s| s.key == f.key)
                 .map_or(0, |s| s.men_placements);
             println!(
-                "key {:<24} {:>3} {:>12} {:>12} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+                "key {:<24} {:>3} {:>12} {:>12} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
                 group.name(),
                 f.key,
                 placements,
                 f.dep_blocks,
+                f.dep_positions as f64 / 1e9,
                 gib(f.dep_bytes),
                 gib(f.own),
                 gib(f.cells),
@@ -656,7 +711,7 @@ fn report<V: Variant>(args: &Args, groups: &[Group<V>], results: &[(usize, KeyFi
         let f = &results[r.worst].1;
         let positions: u64 = group.slots.iter().map(|s| s.size()).sum();
         let today = group_need::<V>(group.head, args.threads as usize)
-            .map(|n| n.spilled)
+            .map(|n| n.streamed)
             .unwrap_or(0);
         println!(
             "{:<24} {:>8.3} {:>5} {:>8.3} {:>8.3} | {:>4} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.4} | {:>8.3}{}",
@@ -675,7 +730,7 @@ fn report<V: Variant>(args: &Args, groups: &[Group<V>], results: &[(usize, KeyFi
             if group.kings_only() { "  kings-only" } else { "" }
         );
     }
-    println!("\n(G pos: positions of both slices, 1e9; wholedep: every dependency decoded whole; today: damka_gen::budget spilled need; peak = own + depblk + cells + 48 MiB at the worst key; unit Gp: positions of one unit, 1e9; maxdep: largest per-key dependency bound of the group)");
+    println!("\n(G pos: positions of both slices, 1e9; wholedep: every dependency decoded whole; today: damka_gen::budget streamed need, dependencies whole; peak = own + depblk + cells + 48 MiB at the worst key; depblk: the file blocks holding the key's dependency blocks; unit Gp: positions of one unit, 1e9; maxdep: largest per-key depblk of the group)");
     let men_rows: Vec<&Row> = rows.iter().filter(|r| !groups[r.g].kings_only()).collect();
     let above: Vec<&&Row> = men_rows
         .iter()

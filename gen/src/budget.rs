@@ -90,9 +90,12 @@ pub struct GroupNeed {
     /// DTW builds of groups with men, else the same as `spilled`).
     pub streamed: u64,
     /// The least it may be tried in: streamed, with the dependencies decoded a
-    /// block at a time in at least [`PAGED_DEPENDENCIES_FLOOR`] bytes (DTW
-    /// builds), or else the same as `spilled`.
+    /// block at a time in at least [`PAGED_DEPENDENCIES_FLOOR`] bytes and one
+    /// unit solved at a time (DTW builds), or else the same as `spilled`.
     pub least: u64,
+    /// What solving one unit at a time instead of one per thread saves: the
+    /// working cells of the other units.
+    pub other_units: u64,
     /// Of either, the dependencies' part (at one byte per position).
     pub dependencies: u64,
     /// Positions of the group's largest unit (a men placement and its flip),
@@ -124,7 +127,7 @@ pub fn group_need<V: Variant>(head: Slice, threads: usize) -> Result<GroupNeed, 
         let streamed = need.spilled - values_bytes(slots * largest_pair(&subs)) + read_back;
         return Ok(GroupNeed {
             streamed,
-            least: paged(streamed, need.dependencies),
+            least: paged(streamed - need.other_units, need.dependencies),
             ..need
         });
     }
@@ -173,7 +176,8 @@ pub fn group_need_general<V: Variant>(head: Slice, threads: usize) -> Result<Gro
     let subs = indexer.sub_slices();
     let largest_pair = largest_pair(&subs);
     let unit = slots * indexer.king_placements();
-    let working = UNIT_BYTES * unit * threads.min(units_at_once(&indexer)) as u64;
+    let at_once = threads.min(units_at_once(&indexer)) as u64;
+    let working = UNIT_BYTES * unit * at_once;
     let mut deps = 0;
     for dep in dependencies(head) {
         deps += SliceIndexer::<V>::new(dep)?.size();
@@ -184,6 +188,7 @@ pub fn group_need_general<V: Variant>(head: Slice, threads: usize) -> Result<Gro
         spilled: values_bytes(slots * largest_pair) + common,
         streamed: values_bytes(slots * largest_pair) + common,
         least: values_bytes(slots * largest_pair) + common,
+        other_units: UNIT_BYTES * unit * (at_once - 1),
         dependencies: deps,
         unit_positions: unit,
     })
@@ -317,6 +322,7 @@ pub fn rule_group_need<V: Variant>(
         spilled,
         streamed: spilled,
         least: spilled,
+        other_units: 0,
         ..need
     })
 }

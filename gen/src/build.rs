@@ -172,9 +172,8 @@ pub fn build<V: Variant>(
     let started = Instant::now();
     let solve = |head: Slice, beside: u64| -> Result<BuiltGroup, GenError> {
         let group_started = Instant::now();
-        let pages = budget
-            .dependency_pages(head, threads, beside)?
-            .map(|bytes| Arc::new(PageBudget::new(bytes)));
+        let paging = budget.dependency_pages(head, threads, beside)?;
+        let pages = paging.map(|p| Arc::new(PageBudget::new(p.bytes)));
         let (deps, residence) = match &pages {
             None => {
                 let deps = dependencies(head)
@@ -203,6 +202,9 @@ pub fn build<V: Variant>(
             Residence::Spilled => Group::with_spill(head, metric, Some(tablebase.dir()))?,
             Residence::Streamed => Group::streamed(head, metric, tablebase.dir())?,
         };
+        if paging.is_some_and(|p| p.one_unit) {
+            group = group.one_unit_at_a_time();
+        }
         let spill = residence != Residence::Memory;
         let positions = group.positions();
         send(
@@ -299,6 +301,16 @@ pub fn build<V: Variant>(
     report.wall = Some(started.elapsed());
     send(progress, Progress::Finished);
     Ok(report)
+}
+
+/// The dependencies of a group decoded a block at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pages {
+    /// The bytes their decoded blocks may take.
+    bytes: u64,
+    /// Whether the group's units must be solved one at a time to leave them
+    /// that much.
+    one_unit: bool,
 }
 
 /// Where a group's values are kept while it is solved.
@@ -416,14 +428,15 @@ impl Budget {
     /// The bytes the DTW build of the group of `head`, beside groups holding
     /// `beside` bytes, leaves for its dependencies decoded a block at a time
     /// (`damka_probe::PageBudget`) with its values streamed
-    /// ([`Group::streamed`]); `None` when they fit decoded whole, at a byte per
+    /// ([`Group::streamed`]), one unit per thread or, if that leaves too little,
+    /// one unit at a time; `None` when they fit decoded whole, at a byte per
     /// position.
     pub(crate) fn dependency_pages(
         &self,
         head: Slice,
         threads: usize,
         beside: u64,
-    ) -> Result<Option<u64>, GenError> {
+    ) -> Result<Option<Pages>, GenError> {
         let Some(limit) = self.bytes else {
             return Ok(None);
         };
@@ -432,10 +445,15 @@ impl Budget {
             return Ok(None);
         }
         let others = need.streamed - need.dependencies + beside;
-        match limit.checked_sub(others) {
-            Some(pages) if pages >= PAGED_DEPENDENCIES_FLOOR => Ok(Some(pages)),
-            _ => Err(self.too_small(head, need.least + beside, need.least)),
+        for (others, one_unit) in [(others, false), (others - need.other_units, true)] {
+            match limit.checked_sub(others) {
+                Some(bytes) if bytes >= PAGED_DEPENDENCIES_FLOOR => {
+                    return Ok(Some(Pages { bytes, one_unit }))
+                }
+                _ => continue,
+            }
         }
+        Err(self.too_small(head, need.least + beside, need.least))
     }
 
     /// `error`, or, when it says the dependency blocks of a sub-slice of the
@@ -538,12 +556,23 @@ mod tests {
         // Else what the budget leaves them, beside other groups too.
         let others = need.streamed - need.dependencies;
         let half = need.dependencies / 2;
-        assert_eq!(pages(others + half, 0).unwrap(), Some(half));
-        assert_eq!(pages(others + half + 1000, 1000).unwrap(), Some(half));
+        let per_thread = |bytes| {
+            Some(Pages {
+                bytes,
+                one_unit: false,
+            })
+        };
+        assert_eq!(pages(others + half, 0).unwrap(), per_thread(half));
+        assert_eq!(pages(others + half + 1000, 1000).unwrap(), per_thread(half));
+        // At the least, one unit at a time.
         assert_eq!(
             pages(need.least, 0).unwrap(),
-            Some(PAGED_DEPENDENCIES_FLOOR)
+            Some(Pages {
+                bytes: PAGED_DEPENDENCIES_FLOOR,
+                one_unit: true
+            })
         );
+        assert!(need.other_units > 0);
         // Below the least, the error names it.
         let error = pages(need.least - 1, 0).unwrap_err().to_string();
         assert!(

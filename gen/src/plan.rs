@@ -16,7 +16,7 @@ use damka_formats::table::{rule_table_file_name, table_file_name, TableHeader, V
 use damka_probe::limits::{RuleSet, RuleTablebase};
 use damka_probe::Tablebase;
 
-use crate::budget::{group_need, mib, rule_group_need};
+use crate::budget::{group_need, mib, rule_group_need, GroupNeed};
 use crate::build::groups;
 use crate::error::GenError;
 
@@ -207,7 +207,7 @@ pub fn plan<V: Variant>(options: &PlanOptions) -> Result<Plan, GenError> {
         let slices = group_slices(head);
         let need = group_need::<V>(head, threads)?;
         let spilled = options.memory.is_some_and(|m| need.resident > m);
-        let memory = if spilled { need.spilled } else { need.resident };
+        let memory = table_task_memory(&need, options.memory);
         let positions = group_positions::<V>(&slices)?;
         let outputs: Vec<PathBuf> = slices
             .iter()
@@ -405,6 +405,21 @@ fn group_slices(head: Slice) -> Vec<Slice> {
     } else {
         vec![head, head.mirror()]
     }
+}
+
+/// The memory a table task asks for under the budget `memory`: the least of
+/// the group's needs (in memory, spilled, streamed) that fits; else the whole
+/// budget, in which its dependencies are decoded a block at a time (whether
+/// each sub-slice's blocks fit shows only while it is solved; the README gives
+/// the bound for International 7); else its least need, over the budget.
+fn table_task_memory(need: &GroupNeed, memory: Option<u64>) -> u64 {
+    let Some(m) = memory else {
+        return need.resident;
+    };
+    [need.resident, need.spilled, need.streamed]
+        .into_iter()
+        .find(|&n| n <= m)
+        .unwrap_or(if need.least <= m { m } else { need.least })
 }
 
 /// Positions of `slices`.

@@ -244,6 +244,9 @@ pub struct Group<V: Variant, M: Metric<V>> {
     streamed: bool,
     /// The first failure to write a solved block, for the solve to return.
     failure: std::sync::Mutex<Option<GenError>>,
+    /// Units are solved one after the other, each on every thread, so that
+    /// only one unit's working cells are in memory.
+    one_unit_at_a_time: bool,
     /// A kings-only group solved in two bytes per position ([`crate::kings`]).
     kings_only: bool,
 }
@@ -296,6 +299,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             spill: spill_dir.is_some() && !kings_only,
             streamed: false,
             failure: std::sync::Mutex::new(None),
+            one_unit_at_a_time: false,
             kings_only,
         })
     }
@@ -316,6 +320,13 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         group.spill = false;
         group.streamed = true;
         Ok(group)
+    }
+
+    /// Solves the units one after the other, each on every thread, so that only
+    /// one unit's working cells are in memory (for groups whose units are huge).
+    pub fn one_unit_at_a_time(mut self) -> Self {
+        self.one_unit_at_a_time = true;
+        self
     }
 
     /// Whether the group is solved (or, after [`Group::solve`], was solved) in
@@ -366,14 +377,20 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             // many to a task, reusing one working memory: allocating it per unit
             // cost more than solving the unit.
             let per_task = (SMALL_UNIT_TASK / self.block_size() as usize).max(1);
-            units.par_chunks(per_task).for_each(|chunk| {
+            let solve_chunk = |chunk: &[Unit]| {
                 let mut work = UnitWork::default();
                 for unit in chunk {
                     self.solve_unit(unit, &mut work);
                 }
                 let units: usize = chunk.iter().map(|u| u.count).sum();
                 progress(units as u64 * self.block_size());
-            });
+            };
+            if self.one_unit_at_a_time {
+                // Each unit's passes still run on every thread.
+                units.chunks(per_task).for_each(solve_chunk);
+            } else {
+                units.par_chunks(per_task).for_each(solve_chunk);
+            }
             self.metric.sub_slice_done()?;
             if self.spill {
                 for slot in &mut self.slots {
