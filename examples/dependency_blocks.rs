@@ -88,7 +88,7 @@ use damka_core::{
     apply, build_order, dependencies, generate, Color, International, Russian, Slice, SliceIndexer,
     SubSlice, Variant, VariantKind,
 };
-use damka_gen::budget::{group_need, FIXED_BYTES, UNIT_BYTES};
+use damka_gen::budget::{group_need, page_slots, FIXED_BYTES, UNIT_BYTES};
 use rayon::prelude::*;
 
 const GIB: f64 = (1u64 << 30) as f64;
@@ -767,6 +767,45 @@ fn report<V: Variant>(args: &Args, groups: &[Group<V>], results: &[(usize, KeyFi
             gib(f.dep_bytes),
             gib(f.cells)
         );
+    }
+    // What `damka gen --memory 16G` decides (`dependency_pages` in
+    // `gen/src/build.rs`): the dependencies' blocks get the budget less the
+    // streamed need without dependencies and the page slots; with one unit at a
+    // time, the other units' cells too. A group fits if its largest per-key
+    // file blocks fit in that.
+    let mut margins: Vec<(i64, String)> = Vec::new();
+    for r in &men_rows {
+        let group = &groups[r.g];
+        let Ok(need) = group_need::<V>(group.head, args.threads as usize) else {
+            continue;
+        };
+        let others = need.streamed - need.dependencies + page_slots(need.dependencies);
+        let cap = LIMIT as i64 - others as i64;
+        let cap_one = cap + need.other_units as i64;
+        let (margin, how) = if r.max_dep as i64 <= cap {
+            (cap - r.max_dep as i64, "a unit per thread")
+        } else {
+            (cap_one - r.max_dep as i64, "one unit at a time")
+        };
+        margins.push((
+            margin,
+            format!(
+                "  {}: blocks {:.3} GiB in {:.3} GiB ({how}), margin {:.3} GiB",
+                group.name(),
+                gib(r.max_dep),
+                gib((if how.starts_with('a') { cap } else { cap_one }).max(0) as u64),
+                margin as f64 / GIB
+            ),
+        ));
+    }
+    margins.sort();
+    let over = margins.iter().filter(|m| m.0 < 0).count();
+    println!(
+        "the generator's check at 16 GiB: {over} of {} groups with men over; the tightest:",
+        margins.len()
+    );
+    for (_, line) in margins.iter().take(6) {
+        println!("{line}");
     }
     let kings: Vec<&Row> = rows.iter().filter(|r| groups[r.g].kings_only()).collect();
     println!(

@@ -18,8 +18,9 @@
 //! besides.
 
 use damka_core::{dependencies, Slice, SliceIndexer, Variant};
+use damka_formats::table::DTW_BLOCK_ENTRIES;
 use damka_probe::limits::RuleTablebase;
-use damka_probe::DEFAULT_CACHE_BYTES;
+use damka_probe::{DEFAULT_CACHE_BYTES, PAGE_SLOT_BYTES};
 
 use crate::error::GenError;
 
@@ -151,7 +152,14 @@ pub const PAGED_DEPENDENCIES_FLOOR: u64 = 4 << 20;
 /// A need of `bytes` with `dependencies` bytes of decoded dependencies, when
 /// they are decoded a block at a time instead.
 fn paged(bytes: u64, dependencies: u64) -> u64 {
-    bytes - dependencies + dependencies.min(PAGED_DEPENDENCIES_FLOOR)
+    bytes - dependencies + page_slots(dependencies) + dependencies.min(PAGED_DEPENDENCIES_FLOOR)
+}
+
+/// What dependencies of `dependencies` positions decoded a block at a time
+/// hold besides their decoded blocks: a slot per block of their files
+/// ([`PAGE_SLOT_BYTES`]).
+pub fn page_slots(dependencies: u64) -> u64 {
+    dependencies.div_ceil(u64::from(DTW_BLOCK_ENTRIES)) * PAGE_SLOT_BYTES
 }
 
 /// Bytes per position of a kings-only group solved for its DTW tables.

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::{PageBudget, ProbeError, Tablebase};
 
-use crate::budget::{default_budget, group_need, mib, GroupNeed, PAGED_DEPENDENCIES_FLOOR};
+use crate::budget::{
+    default_budget, group_need, mib, page_slots, GroupNeed, PAGED_DEPENDENCIES_FLOOR,
+};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
@@ -444,7 +446,7 @@ impl Budget {
         if need.streamed + beside <= limit {
             return Ok(None);
         }
-        let others = need.streamed - need.dependencies + beside;
+        let others = need.streamed - need.dependencies + page_slots(need.dependencies) + beside;
         for (others, one_unit) in [(others, false), (others - need.other_units, true)] {
             match limit.checked_sub(others) {
                 Some(bytes) if bytes >= PAGED_DEPENDENCIES_FLOOR => {
@@ -554,7 +556,7 @@ mod tests {
         assert!(need.streamed < need.spilled && need.spilled < need.resident);
         assert_eq!(pages(need.streamed, 0).unwrap(), None);
         // Else what the budget leaves them, beside other groups too.
-        let others = need.streamed - need.dependencies;
+        let others = need.streamed - need.dependencies + page_slots(need.dependencies);
         let half = need.dependencies / 2;
         let per_thread = |bytes| {
             Some(Pages {

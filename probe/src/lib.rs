@@ -33,6 +33,6 @@ pub use tablebase::{Tablebase, DEFAULT_CACHE_BYTES, PV_DRAW_PLIES};
 #[doc(hidden)]
 pub use cache::BlockCache;
 #[doc(hidden)]
-pub use paged::PageBudget;
+pub use paged::{PageBudget, PAGE_SLOT_BYTES};
 #[doc(hidden)]
 pub use slice_table::SliceTable;

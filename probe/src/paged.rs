@@ -95,13 +95,19 @@ impl PageBudget {
     }
 }
 
+/// Bytes a table decoded a block at a time holds per block of its file besides
+/// the decoded pages: the page's slot, and the block's entry in the file's
+/// block table, mapped while the block is decoded.
+pub const PAGE_SLOT_BYTES: u64 = 16 + 16;
+
 /// One table's pages.
 #[derive(Debug)]
 pub(crate) struct PagedValues {
     file: TableFile,
     /// Entries per page (the file's blocks): a power of two.
     shift: u32,
-    pages: Box<[OnceLock<Option<DtwBlock>>]>,
+    /// Boxed, so that a page not decoded costs [`PAGE_SLOT_BYTES`].
+    pages: Box<[OnceLock<Option<Box<DtwBlock>>>]>,
     budget: std::sync::Arc<PageBudget>,
 }
 
@@ -147,10 +153,10 @@ impl PagedValues {
     pub(crate) fn load(&self, index: usize) -> Option<&DtwBlock> {
         self.pages[index >> self.shift]
             .get_or_init(|| self.decode((index >> self.shift) as u64))
-            .as_ref()
+            .as_deref()
     }
 
-    fn decode(&self, block: u64) -> Option<DtwBlock> {
+    fn decode(&self, block: u64) -> Option<Box<DtwBlock>> {
         let page = match self.file.decode_block_unmapped(block) {
             Ok(Block::Dtw(page)) if page.len() == self.file.header().entries_in(block) => page,
             Ok(_) => {
@@ -165,13 +171,12 @@ impl PagedValues {
                 return None;
             }
         };
-        if !self.budget.take(page.heap_bytes() as u64) {
-            self.budget
-                .shortfall
-                .fetch_add(page.heap_bytes() as u64, Ordering::Relaxed);
+        let bytes = (page.heap_bytes() + std::mem::size_of::<DtwBlock>()) as u64;
+        if !self.budget.take(bytes) {
+            self.budget.shortfall.fetch_add(bytes, Ordering::Relaxed);
             return None;
         }
-        Some(page)
+        Some(Box::new(page))
     }
 
     /// Drops every decoded page, gives its bytes back to the budget and lets the
@@ -181,7 +186,7 @@ impl PagedValues {
         let mut freed = 0;
         for page in self.pages.iter_mut() {
             if let Some(Some(block)) = page.take() {
-                freed += block.heap_bytes() as u64;
+                freed += (block.heap_bytes() + std::mem::size_of::<DtwBlock>()) as u64;
             }
         }
         self.budget.give_back(freed);
@@ -202,7 +207,19 @@ impl PagedValues {
         self.pages
             .iter()
             .filter_map(|p| p.get().and_then(Option::as_ref))
-            .map(DtwBlock::heap_bytes)
+            .map(|block| block.heap_bytes() + std::mem::size_of::<DtwBlock>())
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_slot_takes_what_the_budget_counts() {
+        assert!(
+            std::mem::size_of::<OnceLock<Option<Box<DtwBlock>>>>() as u64 <= PAGE_SLOT_BYTES - 16
+        );
     }
 }
