@@ -48,6 +48,7 @@ use crate::error::GenError;
 pub use crate::exits::Located;
 use crate::exits::{ExitCache, Exits, TABLED_BLOCK};
 use crate::store::ValueSource;
+use crate::streamed::push_record;
 use crate::values::SlotValues;
 
 /// What a solve computes: how a capture or promotion is valued, and how a
@@ -382,6 +383,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
                 for unit in chunk {
                     self.solve_unit(unit, &mut work);
                 }
+                self.flush_records(&mut work.records);
                 let units: usize = chunk.iter().map(|u| u.count).sum();
                 progress(units as u64 * self.block_size());
             };
@@ -519,7 +521,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             }
         }
         if self.streamed {
-            self.write_blocks(unit, cells);
+            self.record_blocks(unit, cells, &mut work.records);
             return;
         }
         let store = |(local, cell): (usize, &Cell)| {
@@ -537,31 +539,35 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         }
     }
 
-    /// Writes the solved blocks of `unit` to their streamed values; a failure
-    /// is kept for [`Group::solve`] to return.
-    fn write_blocks(&self, unit: &Unit, cells: &[Cell]) {
+    /// Adds the solved blocks of `unit` to the task's records of streamed
+    /// values ([`Group::flush_records`] writes them).
+    fn record_blocks(&self, unit: &Unit, cells: &[Cell], records: &mut Records) {
         let k = self.block_size() as usize;
         for (b, block) in cells.chunks(k).enumerate().take(unit.count) {
-            let values: Vec<u16> = block
-                .iter()
-                .map(|c| c.value.load(Ordering::Relaxed))
-                .collect();
-            let mut captures = vec![0u64; k.div_ceil(64)];
-            for (i, cell) in block.iter().enumerate() {
-                if cell.flags.load(Ordering::Relaxed) & CAPTURE != 0 {
-                    captures[i / 64] |= 1 << (i % 64);
-                }
-            }
             let (slot, men) = unit.blocks[b];
-            if let Err(error) =
-                self.slots[slot]
-                    .values
-                    .write_block(men as usize, &values, &captures)
-            {
+            records.men[slot].push(men as usize);
+            push_record(
+                &mut records.bytes[slot],
+                block.iter().map(|c| c.value.load(Ordering::Relaxed)),
+                |i| block[i].flags.load(Ordering::Relaxed) & CAPTURE != 0,
+            );
+        }
+    }
+
+    /// Writes a task's records of streamed values, one write per slot; a
+    /// failure is kept for [`Group::solve`] to return.
+    fn flush_records(&self, records: &mut Records) {
+        for (slot, (men, bytes)) in records.men.iter_mut().zip(&mut records.bytes).enumerate() {
+            if men.is_empty() {
+                continue;
+            }
+            if let Err(error) = self.slots[slot].values.write_blocks(men, bytes) {
                 if let Ok(mut failure) = self.failure.lock() {
                     failure.get_or_insert(error);
                 }
             }
+            men.clear();
+            bytes.clear();
         }
     }
 
@@ -1051,6 +1057,8 @@ struct UnitWork<V: Variant, L> {
     cells: Vec<Cell>,
     /// The backward pass's queue and scratch lists.
     backward: BackwardWork,
+    /// The task's solved blocks, when the values are streamed.
+    records: Records,
 }
 
 impl<V: Variant, L> Default for UnitWork<V, L> {
@@ -1059,8 +1067,17 @@ impl<V: Variant, L> Default for UnitWork<V, L> {
             examine: Examine::default(),
             cells: Vec::new(),
             backward: BackwardWork::default(),
+            records: Records::default(),
         }
     }
+}
+
+/// Solved blocks waiting to be written to streamed values, per slot: their men
+/// indices and records ([`push_record`]).
+#[derive(Default)]
+struct Records {
+    men: [Vec<usize>; 2],
+    bytes: [Vec<u8>; 2],
 }
 
 /// The working memory of a unit's backward pass.

@@ -10,10 +10,12 @@
 //! byte per position of one key, against two bytes and a bit per position of two
 //! keys when whole sub-slices are spilled ([`crate::values`]).
 //!
-//! The file holds one record per block, in the order the units finished: the
-//! block's raw values (little-endian `u16`), then its capture bits (little-endian
-//! `u64` words). Each block's offset is kept, so the tables are written from it
-//! in index order, the same bytes as from memory.
+//! The file holds one record per block, in the order the units finished (the
+//! records of one task in one write): the block's raw values (little-endian
+//! `u16`), then its capture bits (little-endian `u64` words). Each block's offset
+//! is kept, so the tables are written from it in index order, the same bytes as
+//! from memory. Records that lie together are read together
+//! ([`BlockStream::read_blocks`]): a key read back is one stretch of the file.
 
 use std::fs::{self, File};
 use std::os::unix::fs::FileExt;
@@ -76,68 +78,78 @@ impl BlockStream {
         2 * self.block + 8 * self.block.div_ceil(64)
     }
 
-    /// Writes the solved block `men`: its raw values and capture bits (words of
-    /// 64, the lowest bit first), as long as the block.
-    pub(crate) fn write_block(
-        &self,
-        men: usize,
-        values: &[u16],
-        captures: &[u64],
-    ) -> Result<(), GenError> {
-        let mut record = Vec::with_capacity(self.record_len());
-        record.extend(values.iter().flat_map(|v| v.to_le_bytes()));
-        record.extend(captures.iter().flat_map(|w| w.to_le_bytes()));
-        debug_assert_eq!(record.len(), self.record_len());
-        let at = self.end.fetch_add(record.len() as u64, Ordering::Relaxed);
+    /// Writes solved blocks: `records` holds one record per block of `men` (men
+    /// indices), in that order, as [`push_record`] makes them. One write for
+    /// all: the units of a task, when blocks are small, share it.
+    pub(crate) fn write_blocks(&self, men: &[usize], records: &[u8]) -> Result<(), GenError> {
+        debug_assert_eq!(records.len(), men.len() * self.record_len());
+        let at = self.end.fetch_add(records.len() as u64, Ordering::Relaxed);
         self.file
-            .write_all_at(&record, at)
+            .write_all_at(records, at)
             .map_err(|e| write_error(&self.path, e))?;
-        self.offsets[men].store(at, Ordering::Release);
+        for (i, &m) in men.iter().enumerate() {
+            self.offsets[m].store(at + (i * self.record_len()) as u64, Ordering::Release);
+        }
         Ok(())
     }
 
-    /// Reads the record of block `men` into `values` and `captures` (as long as
-    /// the block, and its words).
-    pub(crate) fn read_block(
+    /// Reads the records of the blocks `men` (men indices), calling
+    /// `each(i, record)` for `men[i]`, in file order: records that lie together
+    /// (written by one task, or all of a key) are read together, a large piece
+    /// at a time, so that blocks of a few positions do not cost a read each.
+    pub(crate) fn read_blocks(
         &self,
-        men: usize,
-        values: &mut [u16],
-        captures: &mut [u64],
+        men: &[usize],
+        mut each: impl FnMut(usize, &[u8]),
     ) -> Result<(), GenError> {
-        let at = self.offsets[men].load(Ordering::Acquire);
-        if at == UNWRITTEN {
-            return Err(GenError::Write {
-                path: self.path.clone(),
-                message: format!("block {men} was read before it was solved"),
-            });
+        let mut order = Vec::with_capacity(men.len());
+        for (i, &m) in men.iter().enumerate() {
+            let at = self.offsets[m].load(Ordering::Acquire);
+            if at == UNWRITTEN {
+                return Err(GenError::Write {
+                    path: self.path.clone(),
+                    message: format!("block {m} was read before it was solved"),
+                });
+            }
+            order.push((at, i));
         }
-        let mut record = vec![0u8; self.record_len()];
-        self.file
-            .read_exact_at(&mut record, at)
-            .map_err(|e| write_error(&self.path, e))?;
-        let (v, c) = record.split_at(2 * self.block);
-        for (out, pair) in values.iter_mut().zip(v.chunks_exact(2)) {
-            *out = u16::from_le_bytes([pair[0], pair[1]]);
-        }
-        for (out, word) in captures.iter_mut().zip(c.chunks_exact(8)) {
-            *out = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        order.sort_unstable();
+        let len = self.record_len();
+        let per_read = (READ_BYTES / len).max(1);
+        let mut buf = Vec::new();
+        for run in order.chunk_by(|a, b| b.0 == a.0 + len as u64) {
+            for piece in run.chunks(per_read) {
+                buf.resize(piece.len() * len, 0);
+                self.file
+                    .read_exact_at(&mut buf, piece[0].0)
+                    .map_err(|e| write_error(&self.path, e))?;
+                for (record, &(_, i)) in buf.chunks_exact(len).zip(piece) {
+                    each(i, record);
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The raw values and capture words of a record.
+    pub(crate) fn split_record<'r>(&self, record: &'r [u8]) -> (&'r [u8], &'r [u8]) {
+        record.split_at(2 * self.block)
     }
 
     /// Reads key `key` back, a byte per position, its blocks `blocks` (men
     /// indices, in the order of their ordinal within the key), for the solve
     /// of the key below to read; the key read back before is dropped first.
+    /// The key's records were all written while it was solved, so they lie
+    /// together in the file and are read front to back.
     pub(crate) fn load_key(&mut self, key: u32, blocks: &[usize]) -> Result<(), GenError> {
         self.narrow = None;
         let mut bytes = HugeArray::<u8>::zeroed(blocks.len() * self.block);
         let mut wide = Vec::new();
-        let mut values = vec![0u16; self.block];
-        let mut captures = vec![0u64; self.block.div_ceil(64)];
-        for (ordinal, &men) in blocks.iter().enumerate() {
-            self.read_block(men, &mut values, &mut captures)?;
-            let first = ordinal * self.block;
-            for (i, &value) in values.iter().enumerate() {
+        let block = self.block;
+        self.read_blocks(blocks, |ordinal, record| {
+            let first = ordinal * block;
+            for (i, pair) in record[..2 * block].chunks_exact(2).enumerate() {
+                let value = u16::from_le_bytes([pair[0], pair[1]]);
                 bytes[first + i] = match u8::try_from(value) {
                     Ok(byte) if byte != u8::MAX => byte,
                     _ => {
@@ -146,7 +158,8 @@ impl BlockStream {
                     }
                 };
             }
-        }
+        })?;
+        wide.sort_unstable();
         self.narrow = Some(NarrowKey { key, bytes, wide });
         Ok(())
     }
@@ -193,6 +206,29 @@ impl BlockStream {
 impl Drop for BlockStream {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.path);
+    }
+}
+
+/// Bytes of records read at once, at most.
+const READ_BYTES: usize = 256 << 10;
+
+/// Appends to `out` the record of a block: its raw values, then its capture
+/// bits (`capture(i)` for position `i`) in words of 64, the lowest bit first.
+pub(crate) fn push_record(
+    out: &mut Vec<u8>,
+    values: impl ExactSizeIterator<Item = u16>,
+    capture: impl Fn(usize) -> bool,
+) {
+    let n = values.len();
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for w in 0..n.div_ceil(64) {
+        let mut word = 0u64;
+        for i in 64 * w..n.min(64 * w + 64) {
+            word |= u64::from(capture(i)) << (i % 64);
+        }
+        out.extend_from_slice(&word.to_le_bytes());
     }
 }
 

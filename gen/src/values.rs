@@ -125,18 +125,13 @@ impl SlotValues {
         Ok(values)
     }
 
-    /// Writes the solved block `men` of streamed values: its raw values and
-    /// capture bits (words of 64), as long as the block.
-    pub(crate) fn write_block(
-        &self,
-        men: usize,
-        values: &[u16],
-        captures: &[u64],
-    ) -> Result<(), GenError> {
+    /// Writes solved blocks of streamed values: one record per block of `men`
+    /// (men indices), in that order, made by `crate::streamed::push_record`.
+    pub(crate) fn write_blocks(&self, men: &[usize], records: &[u8]) -> Result<(), GenError> {
         self.stream
             .as_ref()
             .expect("streamed values")
-            .write_block(men, values, captures)
+            .write_blocks(men, records)
     }
 
     /// Reads key `key` of streamed values back into memory, a byte per
@@ -428,8 +423,8 @@ impl SlotValues {
         Ok(())
     }
 
-    /// Reads `range` of streamed values into `values` and `captures`, a block
-    /// record at a time.
+    /// Reads `range` of streamed values into `values` and `captures`, from the
+    /// records of its blocks.
     fn read_streamed(
         &self,
         stream: &BlockStream,
@@ -437,22 +432,25 @@ impl SlotValues {
         values: &mut [u16],
         captures: &mut BitVec<u64>,
     ) -> Result<(), GenError> {
-        let mut block_values = vec![0u16; self.block];
-        let mut block_captures = vec![0u64; self.block.div_ceil(64)];
-        let mut at = range.start;
-        while at < range.end {
-            let (men, offset) = (at / self.block, at % self.block);
-            let len = (self.block - offset).min(range.end - at);
-            stream.read_block(men, &mut block_values, &mut block_captures)?;
-            let out = at - range.start;
-            values[out..out + len].copy_from_slice(&block_values[offset..offset + len]);
-            for i in 0..len {
-                let bit = offset + i;
-                captures.set(out + i, block_captures[bit / 64] >> (bit % 64) & 1 != 0);
+        let first = range.start / self.block;
+        let men: Vec<usize> = (first..range.end.div_ceil(self.block)).collect();
+        stream.read_blocks(&men, |i, record| {
+            let (v, c) = stream.split_record(record);
+            let base = (first + i) * self.block;
+            // The part of the block inside the range.
+            let from = range.start.max(base);
+            let to = range.end.min(base + self.block);
+            for at in from..to {
+                let (local, out) = (at - base, at - range.start);
+                values[out] = u16::from_le_bytes([v[2 * local], v[2 * local + 1]]);
+                let word = u64::from_le_bytes(
+                    c[8 * (local / 64)..8 * (local / 64) + 8]
+                        .try_into()
+                        .expect("8 bytes"),
+                );
+                captures.set(out, word >> (local % 64) & 1 != 0);
             }
-            at += len;
-        }
-        Ok(())
+        })
     }
 
     /// Reads the spilled values `first..first + out.len()` of the key at `base`.
