@@ -151,8 +151,9 @@ pub const PAGED_DEPENDENCIES_FLOOR: u64 = 4 << 20;
 
 /// A need of `bytes` with `dependencies` bytes of decoded dependencies, when
 /// they are decoded a block at a time instead.
+/// (Dependencies smaller than the floor are always decoded whole.)
 fn paged(bytes: u64, dependencies: u64) -> u64 {
-    bytes - dependencies + page_slots(dependencies) + dependencies.min(PAGED_DEPENDENCIES_FLOOR)
+    bytes - dependencies + dependencies.min(page_slots(dependencies) + PAGED_DEPENDENCIES_FLOOR)
 }
 
 /// What dependencies of `dependencies` positions decoded a block at a time

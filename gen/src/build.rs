@@ -202,9 +202,11 @@ pub fn build<V: Variant>(
         let mut group = match residence {
             Residence::Memory => Group::new(head, metric)?,
             Residence::Spilled => Group::with_spill(head, metric, Some(tablebase.dir()))?,
-            Residence::Streamed => Group::streamed(head, metric, tablebase.dir())?,
+            Residence::Streamed | Residence::StreamedOneUnit => {
+                Group::streamed(head, metric, tablebase.dir())?
+            }
         };
-        if paging.is_some_and(|p| p.one_unit) {
+        if residence == Residence::StreamedOneUnit || paging.is_some_and(|p| p.one_unit) {
             group = group.one_unit_at_a_time();
         }
         let spill = residence != Residence::Memory;
@@ -240,7 +242,7 @@ pub fn build<V: Variant>(
             positions,
             elapsed: group_started.elapsed(),
             spilled: spill,
-            streamed: residence == Residence::Streamed,
+            streamed: matches!(residence, Residence::Streamed | Residence::StreamedOneUnit),
             dependency_pages: pages.map(|p| p.peak()),
         })
     };
@@ -324,6 +326,8 @@ pub(crate) enum Residence {
     Spilled,
     /// Each block on disk as its unit finishes, one sub-slice read back.
     Streamed,
+    /// Streamed, and one unit solved at a time.
+    StreamedOneUnit,
 }
 
 /// Solve groups built at once, at most.
@@ -443,7 +447,7 @@ impl Budget {
             return Ok(None);
         };
         let need = (self.need)(head, threads)?;
-        if need.streamed + beside <= limit {
+        if need.streamed - need.other_units + beside <= limit {
             return Ok(None);
         }
         let others = need.streamed - need.dependencies + page_slots(need.dependencies) + beside;
@@ -480,7 +484,8 @@ impl Budget {
     /// Where the DTW build of the group of `head` keeps its values, now that
     /// its dependencies (and whatever else it holds beside) take `deps_bytes`:
     /// in memory, two sub-slices in memory, or one sub-slice read back a byte
-    /// per position ([`Group::streamed`]), whichever fits first.
+    /// per position ([`Group::streamed`]), with a unit per thread or one unit
+    /// at a time, whichever fits first.
     pub(crate) fn residence(
         &self,
         head: Slice,
@@ -498,8 +503,11 @@ impl Budget {
             Ok(Residence::Spilled)
         } else if with(need.streamed) <= limit {
             Ok(Residence::Streamed)
+        } else if with(need.streamed - need.other_units) <= limit {
+            Ok(Residence::StreamedOneUnit)
         } else {
-            Err(self.too_small(head, with(need.streamed), with(need.least)))
+            let least = with(need.streamed - need.other_units);
+            Err(self.too_small(head, least, least))
         }
     }
 
@@ -555,6 +563,7 @@ mod tests {
         // Decoded whole when they fit beside the streamed solve.
         assert!(need.streamed < need.spilled && need.spilled < need.resident);
         assert_eq!(pages(need.streamed, 0).unwrap(), None);
+        assert_eq!(pages(need.streamed - need.other_units, 0).unwrap(), None);
         // Else what the budget leaves them, beside other groups too.
         let others = need.streamed - need.dependencies + page_slots(need.dependencies);
         let half = need.dependencies / 2;
