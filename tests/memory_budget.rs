@@ -47,51 +47,91 @@ fn gen(dir: &Path, extra: &[&str]) -> common::Run {
     damka(&args, "")
 }
 
-#[test]
-fn spilled_groups_write_the_same_bytes() {
-    let reference_tmp = temp_dir("budget-reference");
-    let reference = reference_tmp.path().to_path_buf();
-    let r = gen(&reference, &[]);
-    assert!(r.ok, "{}", r.err);
-    let tablebase = Tablebase::<Russian>::new(&reference);
-    let spilled_tmp = temp_dir("budget-spilled");
-    let spilled = spilled_tmp.path().to_path_buf();
-    let store = FileStore::new(&spilled.join("russian"), damka_core::VariantKind::Russian).unwrap();
-    let mut heads: Vec<Slice> = Vec::new();
-    for slice in build_order::<Russian>(4) {
-        if !heads.contains(&slice.mirror()) {
-            heads.push(slice);
+/// A Russian ≤ 4 build in a new directory, and an empty directory to solve its
+/// groups again into, some other way.
+struct Rebuild {
+    reference_tmp: tempfile::TempDir,
+    tablebase: Tablebase<Russian>,
+    tmp: tempfile::TempDir,
+    store: FileStore,
+}
+
+impl Rebuild {
+    fn new(tag: &str) -> Rebuild {
+        let reference_tmp = temp_dir(&format!("{tag}-reference"));
+        let r = gen(reference_tmp.path(), &[]);
+        assert!(r.ok, "{}", r.err);
+        let tmp = temp_dir(tag);
+        let store = FileStore::new(
+            &tmp.path().join("russian"),
+            damka_core::VariantKind::Russian,
+        )
+        .unwrap();
+        Rebuild {
+            tablebase: Tablebase::<Russian>::new(reference_tmp.path()),
+            reference_tmp,
+            tmp,
+            store,
         }
     }
-    let mut several_keys = 0;
-    for head in heads {
-        let deps = dependencies(head)
-            .into_iter()
-            .map(|d| tablebase.slice_table(d).unwrap())
-            .collect();
-        let mut group = Group::with_spill(head, Dtw::<Russian>::new(deps), Some(&spilled)).unwrap();
+
+    /// Where the group solved again spills or streams.
+    fn dir(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Solves `group` and writes its tables; no temporary file may be left.
+    fn solve(&self, mut group: Group<Russian, Dtw<Russian>>) {
         group.solve(&|_| {}).unwrap();
         let slots = group.into_slots();
-        if head.men() > 0 {
-            several_keys += 1;
-        }
         let tables: Vec<SolvedSlice<'_>> = slots.iter().map(|s| (s.slice(), s.values())).collect();
-        store.write_group(&tables).unwrap();
+        self.store.write_group(&tables).unwrap();
         drop(slots);
-        let leftovers: Vec<_> = std::fs::read_dir(&spilled)
+        let leftovers = std::fs::read_dir(self.dir())
             .unwrap()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .count();
+        assert_eq!(leftovers, 0, "temporary files left");
+    }
+
+    /// Every file solved again is the reference's, byte for byte.
+    fn assert_same(&self, how: &str) {
+        let (a, b) = (files(self.reference_tmp.path()), files(self.dir()));
+        assert_eq!(a.len(), b.len());
+        for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+            assert_eq!(name_a, name_b);
+            assert!(bytes_a == bytes_b, "{name_a} differs when {how}");
+        }
+    }
+}
+
+/// The groups up to 4 pieces, by their first slice.
+fn heads() -> Vec<Slice> {
+    build_order::<Russian>(4)
+        .into_iter()
+        .filter(|h| *h <= h.mirror())
+        .collect()
+}
+
+#[test]
+fn spilled_groups_write_the_same_bytes() {
+    let rebuild = Rebuild::new("budget-spilled");
+    let mut several_keys = 0;
+    for head in heads() {
+        let deps = dependencies(head)
+            .into_iter()
+            .map(|d| rebuild.tablebase.slice_table(d).unwrap())
             .collect();
-        assert!(leftovers.is_empty(), "spill files left after {head}");
+        let group =
+            Group::with_spill(head, Dtw::<Russian>::new(deps), Some(rebuild.dir())).unwrap();
+        if head.men() > 0 {
+            several_keys += 1;
+        }
+        rebuild.solve(group);
     }
     assert!(several_keys > 10);
-    let (a, b) = (files(&reference), files(&spilled));
-    assert_eq!(a.len(), b.len());
-    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
-        assert_eq!(name_a, name_b);
-        assert!(bytes_a == bytes_b, "{name_a} differs when spilled");
-    }
+    rebuild.assert_same("spilled");
 }
 
 /// Solves the group of `head` (its dependencies built in `tablebase`) with its
@@ -116,25 +156,17 @@ fn solve_paged(
 
 #[test]
 fn groups_reading_their_dependencies_a_block_at_a_time_write_the_same_bytes() {
-    let reference_tmp = temp_dir("pages-reference");
-    let reference = reference_tmp.path().to_path_buf();
-    let r = gen(&reference, &[]);
-    assert!(r.ok, "{}", r.err);
-    let tablebase = Tablebase::<Russian>::new(&reference);
-    let tmp = temp_dir("pages");
-    let dir = tmp.path().to_path_buf();
-    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    let rebuild = Rebuild::new("pages");
+    let tablebase = &rebuild.tablebase;
+    let (dir, store) = (rebuild.dir(), &rebuild.store);
     let mut bounded = 0;
-    for head in build_order::<Russian>(4) {
-        if head > head.mirror() {
-            continue;
-        }
+    for head in heads() {
         let whole: u64 = dependencies(head)
             .iter()
             .map(|&d| tablebase.slice_table(d).unwrap().heap_bytes() as u64)
             .sum();
         let pages = Arc::new(PageBudget::new(1 << 20));
-        solve_paged(&tablebase, head, &pages, (&dir, &store)).unwrap();
+        solve_paged(tablebase, head, &pages, (dir, store)).unwrap();
         assert!(pages.peak() <= 1 << 20);
         // Some groups hold less than their whole dependencies at once: a
         // sub-slice's blocks are dropped before the next is solved.
@@ -146,12 +178,8 @@ fn groups_reading_their_dependencies_a_block_at_a_time_write_the_same_bytes() {
         bounded > 5,
         "{bounded} groups held less than their dependencies"
     );
-    let (a, b) = (files(&reference), files(&dir));
-    assert_eq!(a.len(), b.len());
-    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
-        assert_eq!(name_a, name_b);
-        assert!(bytes_a == bytes_b, "{name_a} differs when paged");
-    }
+    rebuild.assert_same("paged");
+    let reference = rebuild.reference_tmp.path().to_path_buf();
     // Too few bytes for one sub-slice's blocks: an error that says how many
     // more were needed, and no table written.
     let head: Slice = "1M1K-1M1K".parse().unwrap();
@@ -159,7 +187,7 @@ fn groups_reading_their_dependencies_a_block_at_a_time_write_the_same_bytes() {
     let short = short_tmp.path().to_path_buf();
     let store = FileStore::new(&short.join("russian"), damka_core::VariantKind::Russian).unwrap();
     let pages = Arc::new(PageBudget::new(20 << 10));
-    let error = solve_paged(&tablebase, head, &pages, (&short, &store)).unwrap_err();
+    let error = solve_paged(tablebase, head, &pages, (&short, &store)).unwrap_err();
     match error {
         damka_gen::GenError::Probe(ProbeError::PageBudget { short_mib, .. }) => {
             assert!(short_mib > 0)
@@ -196,53 +224,29 @@ fn groups_reading_their_dependencies_a_block_at_a_time_write_the_same_bytes() {
 
 #[test]
 fn streamed_groups_write_the_same_bytes() {
-    let reference_tmp = temp_dir("streamed-reference");
-    let reference = reference_tmp.path().to_path_buf();
-    let r = gen(&reference, &[]);
-    assert!(r.ok, "{}", r.err);
-    let tablebase = Tablebase::<Russian>::new(&reference);
-    let tmp = temp_dir("streamed");
-    let dir = tmp.path().to_path_buf();
-    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
-    for (n, head) in build_order::<Russian>(4).into_iter().enumerate() {
-        if head > head.mirror() {
-            continue;
-        }
+    let rebuild = Rebuild::new("streamed");
+    for (n, head) in heads().into_iter().enumerate() {
         // Every other group reads its dependencies a block at a time too.
         let deps = dependencies(head)
             .into_iter()
             .map(|d| match n % 2 {
-                0 => tablebase.slice_table(d).unwrap(),
+                0 => rebuild.tablebase.slice_table(d).unwrap(),
                 _ => Arc::new(
-                    tablebase
+                    rebuild
+                        .tablebase
                         .paged_slice_table(d, Arc::new(PageBudget::new(1 << 20)))
                         .unwrap(),
                 ),
             })
             .collect();
-        let mut group = Group::streamed(head, Dtw::<Russian>::new(deps), &dir).unwrap();
+        let mut group = Group::streamed(head, Dtw::<Russian>::new(deps), rebuild.dir()).unwrap();
         // And every third solves its units one at a time.
         if n % 3 == 0 {
             group = group.one_unit_at_a_time();
         }
-        group.solve(&|_| {}).unwrap();
-        let slots = group.into_slots();
-        let tables: Vec<SolvedSlice<'_>> = slots.iter().map(|s| (s.slice(), s.values())).collect();
-        store.write_group(&tables).unwrap();
-        drop(slots);
-        let leftovers = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-            .count();
-        assert_eq!(leftovers, 0, "block files left after {head}");
+        rebuild.solve(group);
     }
-    let (a, b) = (files(&reference), files(&dir));
-    assert_eq!(a.len(), b.len());
-    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
-        assert_eq!(name_a, name_b);
-        assert!(bytes_a == bytes_b, "{name_a} differs when streamed");
-    }
+    rebuild.assert_same("streamed");
 }
 
 /// The `--memory` value that a refusal names as the smallest budget that works.

@@ -16,6 +16,7 @@ pub mod mtc;
 pub mod plan;
 pub mod progress;
 pub mod rules;
+mod scratch;
 pub mod solve;
 pub mod store;
 mod streamed;

@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use damka_core::huge::HugeArray;
 
 use crate::error::GenError;
+use crate::scratch::{self, write_error};
 
 /// No record written yet.
 const UNWRITTEN: u64 = u64::MAX;
@@ -56,13 +57,7 @@ impl BlockStream {
     /// An empty stream of `blocks` blocks of `block` positions into a new file
     /// at `path` (a file left there by a killed build is replaced).
     pub(crate) fn create(path: PathBuf, blocks: usize, block: usize) -> Result<Self, GenError> {
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .map_err(|e| write_error(&path, e))?;
+        let file = scratch::create(&path)?;
         Ok(BlockStream {
             block,
             path,
@@ -229,12 +224,5 @@ pub(crate) fn push_record(
             word |= u64::from(capture(i)) << (i % 64);
         }
         out.extend_from_slice(&word.to_le_bytes());
-    }
-}
-
-fn write_error(path: &std::path::Path, error: std::io::Error) -> GenError {
-    GenError::Write {
-        path: path.to_path_buf(),
-        message: error.to_string(),
     }
 }

@@ -22,6 +22,7 @@ use damka_core::huge::HugeArray;
 use damka_core::{SliceIndexer, Variant};
 
 use crate::error::GenError;
+use crate::scratch;
 use crate::store::ValueSource;
 use crate::streamed::BlockStream;
 
@@ -215,18 +216,9 @@ impl SlotValues {
             unreachable!("checked above");
         };
         let path = self.spill_path.clone();
-        let fail = |e: std::io::Error| GenError::Write {
-            path: path.clone(),
-            message: e.to_string(),
-        };
+        let fail = |e: std::io::Error| scratch::write_error(&path, e);
         if self.spill.is_none() {
-            let file = fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&path)
-                .map_err(fail)?;
+            let file = scratch::create(&path)?;
             self.spill = Some((file, 0));
         }
         let (file, end) = self.spill.as_mut().expect("opened above");

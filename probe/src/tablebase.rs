@@ -470,7 +470,7 @@ impl<V: Variant> Tablebase<V> {
     pub fn paged_slice_table(
         &self,
         slice: Slice,
-        budget: Arc<crate::PageBudget>,
+        budget: Arc<crate::paged::PageBudget>,
     ) -> Result<SliceTable<V>, ProbeError> {
         crate::slice_table::paged_table(&self.path(slice, ValueKind::Dtw), slice, budget)
     }
