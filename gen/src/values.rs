@@ -79,6 +79,14 @@ impl SlotValues {
     /// (a file left there by a killed build is removed).
     pub fn new<V: Variant>(indexer: &SliceIndexer<V>, spill_path: PathBuf) -> SlotValues {
         let _ = fs::remove_file(&spill_path);
+        let mut values = SlotValues::keyed(indexer);
+        values.spill_path = spill_path;
+        values
+    }
+
+    /// Empty storage for the slice of `indexer`, with its map from blocks to
+    /// sub-slices, nothing allocated and no spill file.
+    fn keyed<V: Variant>(indexer: &SliceIndexer<V>) -> SlotValues {
         let keys = indexer.sub_slices();
         let top = keys.iter().map(|s| s.key as usize).max().unwrap_or(0);
         let mut counts = vec![0u32; top + 1];
@@ -102,7 +110,7 @@ impl SlotValues {
             blocks,
             counts,
             places,
-            spill_path,
+            spill_path: PathBuf::new(),
             spill: None,
             flat: None,
             kings: None,
@@ -117,7 +125,7 @@ impl SlotValues {
         indexer: &SliceIndexer<V>,
         path: PathBuf,
     ) -> Result<SlotValues, GenError> {
-        let mut values = SlotValues::new(indexer, PathBuf::new());
+        let mut values = SlotValues::keyed(indexer);
         values.stream = Some(BlockStream::create(
             path,
             values.blocks.len(),
