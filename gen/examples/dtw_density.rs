@@ -191,14 +191,13 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32, sample: usize) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let (variant, dir) = (&args[1], Path::new(&args[2]));
-    let max_pieces = args
-        .get(3)
-        .map_or(u32::MAX, |p| p.parse().expect("a piece count"));
-    let sample = args.get(4).map_or(8, |s| s.parse().expect("a sample step"));
-    match variant.as_str() {
-        "russian" => measure::<Russian>(dir, max_pieces, sample),
-        _ => measure::<International>(dir, max_pieces, sample),
+    let (russian, dir, max_pieces, rest) = common::args();
+    let sample = rest
+        .first()
+        .map_or(8, |s| s.parse().expect("a sample step"));
+    if russian {
+        measure::<Russian>(&dir, max_pieces, sample)
+    } else {
+        measure::<International>(&dir, max_pieces, sample)
     }
 }

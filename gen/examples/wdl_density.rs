@@ -321,13 +321,10 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let (variant, dir) = (&args[1], Path::new(&args[2]));
-    let max_pieces = args
-        .get(3)
-        .map_or(u32::MAX, |p| p.parse().expect("a piece count"));
-    match variant.as_str() {
-        "russian" => measure::<Russian>(dir, max_pieces),
-        _ => measure::<International>(dir, max_pieces),
+    let (russian, dir, max_pieces, _) = common::args();
+    if russian {
+        measure::<Russian>(&dir, max_pieces)
+    } else {
+        measure::<International>(&dir, max_pieces)
     }
 }

@@ -274,13 +274,9 @@ impl SlotValues {
         if let Some((values, captures)) = &self.flat {
             return (values, captures, index);
         }
-        let (key, ordinal) = self.blocks[index / self.block];
+        let (key, at) = self.key_and_offset(index);
         match &self.places[key as usize] {
-            Place::Resident { values, captures } => (
-                values,
-                captures,
-                ordinal as usize * self.block + index % self.block,
-            ),
+            Place::Resident { values, captures } => (values, captures, at),
             _ => unreachable!("the solve reads only the two resident sub-slices"),
         }
     }

@@ -1,8 +1,9 @@
-//! What the table-density examples share: reading a table's exact values.
+//! What the table-density examples share: their arguments and reading a table's
+//! exact values.
 
 use damka_core::Slice;
 use damka_formats::table::{TableHeader, HEADER_LEN};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The exact values of a slice, from its DTW file in `dir`, as raw
 /// [`damka_formats::Value`]s by index.
@@ -22,4 +23,20 @@ pub fn dtw_values(dir: &Path, slice: Slice) -> Vec<u16> {
         }
     }
     values
+}
+
+/// The arguments `VARIANT DIR [MAX_PIECES] [REST...]`: whether the variant is
+/// Russian, the table directory, the most pieces (all when absent) and the
+/// arguments after them.
+pub fn args() -> (bool, PathBuf, u32, Vec<String>) {
+    let args: Vec<String> = std::env::args().collect();
+    let max_pieces = args
+        .get(3)
+        .map_or(u32::MAX, |p| p.parse().expect("a piece count"));
+    (
+        args[1] == "russian",
+        PathBuf::from(&args[2]),
+        max_pieces,
+        args.iter().skip(4).cloned().collect(),
+    )
 }
