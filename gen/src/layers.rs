@@ -384,58 +384,81 @@ impl<V: Variant> Layers<'_, V> {
         // share of the cache lasts.
         let mut caches: Vec<Option<ChunkMoves>> = Vec::new();
         caches.resize_with(n.div_ceil(CHUNK), || None);
+        // Per chunk, the positions still open: a position whose value in some layer
+        // is its DTC value keeps it in every layer below (see the module docs), so
+        // it is settled once, its entries of every lower layer written at once, and
+        // never looked at again. Most positions settle in the first layers, and the
+        // later layers visit only the few that stay open.
+        let mut chunks: Vec<OpenChunk> = (0..n.div_ceil(CHUNK))
+            .map(|chunk| OpenChunk::new(CHUNK.min(n - chunk * CHUNK)))
+            .collect();
         let cached = AtomicUsize::new(0);
         for c in (0..self.resettable).rev() {
             let room = self.resettable - c;
             let first_layer = c + 1 == self.resettable;
             layer
                 .par_chunks_mut(CHUNK)
+                .zip(rows.par_chunks_mut(CHUNK * layers))
                 .zip(caches.par_iter_mut())
+                .zip(chunks.par_iter_mut())
                 .enumerate()
-                .for_each(|(chunk, (values, cache))| {
+                .for_each(|(chunk, (((values, rows), cache), open))| {
                     let mut moves = Vec::with_capacity(64);
                     let mut exits = ExitCache::default();
                     let mut scratch = ChunkMoves::default();
                     let build = first_layer && cached.load(Ordering::Relaxed) < self.cache_bytes;
                     let mut made = ChunkMoves::default();
-                    for (i, value) in values.iter_mut().enumerate() {
+                    // Settled one layer up: their value there is already in `above`,
+                    // and goes into this layer's array too, which the layer below
+                    // reads.
+                    for &i in &open.settled {
+                        values[i as usize] = dtc[chunk * CHUNK + i as usize];
+                    }
+                    open.settled.clear();
+                    let mut kept = 0;
+                    for at in 0..open.open.len() {
+                        let i = open.open[at] as usize;
                         let local = chunk * CHUNK + i;
-                        let evaluated = match dtc[local].distance() {
-                            None => Some(Dtc::DRAW),
-                            Some(d) if u32::from(d) <= room => Some(dtc[local]),
+                        let settled = match dtc[local].distance() {
+                            None => true,
+                            Some(d) if u32::from(d) <= room => true,
                             // More room never hurts the side that wins by DTC, and
                             // nothing does better than DTC: a position that reached its
                             // DTC value one layer up keeps it in every layer below.
-                            Some(_) if above[local] == dtc[local] => Some(dtc[local]),
-                            Some(_) => None,
+                            Some(_) => above[local] == dtc[local],
                         };
-                        *value = match (evaluated, cache.as_ref()) {
-                            (Some(v), _) => {
-                                if build {
-                                    made.skip();
-                                }
-                                v
+                        if settled {
+                            if build {
+                                made.skip();
                             }
-                            (None, Some(known)) => known.value(i, &above),
-                            (None, None) if build => {
+                            values[i] = dtc[local];
+                            rows[i * layers..=i * layers + c as usize].fill(dtc[local].raw());
+                            open.settled.push(i as u16);
+                            continue;
+                        }
+                        let value = match cache.as_ref() {
+                            Some(known) => known.value(i, &above),
+                            None if build => {
                                 self.moves_of(unit, local, (&mut moves, &mut exits), &mut made);
                                 made.value(i, &above)
                             }
-                            (None, None) => {
+                            None => {
                                 scratch.clear();
                                 self.moves_of(unit, local, (&mut moves, &mut exits), &mut scratch);
                                 scratch.value(0, &above)
                             }
                         };
+                        values[i] = value;
+                        rows[i * layers + c as usize] = value.raw();
+                        open.open[kept] = i as u16;
+                        kept += 1;
                     }
+                    open.open.truncate(kept);
                     if build {
                         cached.fetch_add(made.bytes(), Ordering::Relaxed);
                         *cache = Some(made);
                     }
                 });
-            for (local, value) in layer.iter().enumerate() {
-                rows[local * layers + c as usize] = value.raw();
-            }
             std::mem::swap(&mut above, &mut layer);
         }
         for (block, &(slot, men)) in unit.blocks.iter().take(unit.count).enumerate() {
@@ -487,6 +510,26 @@ impl<V: Variant> Layers<'_, V> {
         }
         out.fixed.push(Some(best));
         out.ends.push(out.targets.len() as u32);
+    }
+}
+
+/// The positions of one chunk of a unit that the layered pass still evaluates,
+/// by their place in the chunk.
+struct OpenChunk {
+    /// Open: evaluated in the next layer.
+    open: Vec<u16>,
+    /// Settled in the layer just done: their value goes into the next layer's
+    /// array as well.
+    settled: Vec<u16>,
+}
+
+impl OpenChunk {
+    /// A chunk of `len` positions, every one open.
+    fn new(len: usize) -> OpenChunk {
+        OpenChunk {
+            open: (0..len as u16).collect(),
+            settled: Vec::new(),
+        }
     }
 }
 
