@@ -50,6 +50,8 @@ use crate::values::SlotValues;
 
 /// Positions evaluated together by one thread inside a layer.
 const CHUNK: usize = 1024;
+// `OpenChunk` keeps a chunk's positions as `u16`.
+const _: () = assert!(CHUNK <= 1 << 16);
 
 /// The counted DTC table's kind: its blocks are compressed as they fill.
 const KIND: ValueKind = ValueKind::CountedDtc;
