@@ -7,9 +7,10 @@ use std::cell::RefCell;
 /// on it; see `formats/FORMAT.md` for the measured sizes and times per level (19 is
 /// 1 % smaller and 3 times slower).
 pub const WDL_ZSTD_LEVEL: i32 = 15;
-/// The zstd level writers use for DTW blocks: lower than WDL's, because DTW
-/// tables are four times larger raw; higher levels gain a few per cent for several
-/// times the time.
+/// The zstd level writers use for DTW blocks and for the kinds encoded as DTW
+/// entries are (DTC, RWDL, DTZ, MTC): lower than WDL's, because these tables are
+/// four times larger raw; higher levels gain a few per cent for several times the
+/// time.
 pub const DTW_ZSTD_LEVEL: i32 = 6;
 /// The zstd level writers use for counted DTC blocks: they hold hundreds of
 /// entries per position, mostly long runs of one value, which the fastest levels

@@ -85,8 +85,12 @@ impl ValueKind {
     /// The zstd level writers use for this kind.
     pub fn zstd_level(self) -> i32 {
         match self {
-            ValueKind::Wdl | ValueKind::RuleWdl => WDL_ZSTD_LEVEL,
-            ValueKind::Dtw | ValueKind::Dtc | ValueKind::Dtz | ValueKind::Mtc => DTW_ZSTD_LEVEL,
+            ValueKind::Wdl => WDL_ZSTD_LEVEL,
+            ValueKind::Dtw
+            | ValueKind::Dtc
+            | ValueKind::RuleWdl
+            | ValueKind::Dtz
+            | ValueKind::Mtc => DTW_ZSTD_LEVEL,
             ValueKind::CountedDtc => COUNTED_ZSTD_LEVEL,
         }
     }
