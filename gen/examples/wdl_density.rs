@@ -298,7 +298,15 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
         for size in [16 << 10, 64 << 10] {
             // Trained on every fourth block, measured on all, the dictionary counted once.
             let training: Vec<&[u8]> = blocks.iter().step_by(4).map(|b| b.as_slice()).collect();
-            let dictionary = zstd::dict::from_samples(&training, size).expect("a dictionary");
+            // Too few blocks (a small set) give zstd nothing to train on.
+            let Ok(dictionary) = zstd::dict::from_samples(&training, size) else {
+                println!(
+                    "| {}, dictionary of {} KiB | too few blocks to train | |",
+                    ENCODINGS[at].name,
+                    size >> 10
+                );
+                continue;
+            };
             let mut compressor =
                 zstd::bulk::Compressor::with_dictionary(ENCODINGS[at].level, &dictionary)
                     .expect("a compressor");
