@@ -95,16 +95,9 @@ fn encoded(values: &[u16], captures: &[bool], e: &Encoding) -> Vec<u16> {
             _ => values[i],
         }
     };
-    let first = (0..values.len()).find(|&i| care(i)).map_or(0, stored);
-    let mut last = first;
-    (0..values.len())
-        .map(|i| {
-            if care(i) {
-                last = stored(i);
-            }
-            last
-        })
-        .collect()
+    let cared: Vec<bool> = (0..values.len()).map(care).collect();
+    let stored: Vec<u16> = (0..values.len()).map(stored).collect();
+    common::filled(&stored, &cared, 0)
 }
 
 /// Bytes of a file of `values` at zstd `level`, every `sample`-th block only

@@ -15,7 +15,7 @@
 //! the slice and its mirror.
 
 mod common;
-use common::dtw_values;
+use common::{dtw_values, filled};
 use damka_core::movegen::generate_quiet;
 use damka_core::{apply, has_capture, International, Russian, Slice, SliceIndexer, Variant};
 use damka_formats::table::{compress, pack_wdl, parse_file_name, wdl_code, ValueKind};
@@ -165,26 +165,6 @@ fn kind_of<V: Variant>(
     }
 }
 
-/// Codes with the don't-care entries filled by the code before them.
-fn filled(codes: &[u8], care: &[bool]) -> Vec<u8> {
-    let first = codes
-        .iter()
-        .zip(care)
-        .find(|(_, &c)| c)
-        .map_or(1, |(&v, _)| v);
-    let mut last = first;
-    codes
-        .iter()
-        .zip(care)
-        .map(|(&v, &c)| {
-            if c {
-                last = v;
-            }
-            last
-        })
-        .collect()
-}
-
 /// Runs of equal codes, each as a LEB128 of `(length - 1) << 2 | code`.
 fn run_lengths(codes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -250,7 +230,7 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
                     .chunks(e.block)
                     .zip(care.chunks(e.block))
                     .map(|(c, m)| {
-                        let f = filled(c, m);
+                        let f = filled(c, m, 1);
                         let raw = if e.runs {
                             run_lengths(&f)
                         } else {
@@ -270,7 +250,7 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
                 codes
                     .chunks(e.block)
                     .zip(care.chunks(e.block))
-                    .map(|(c, m)| pack_wdl(&filled(c, m))),
+                    .map(|(c, m)| pack_wdl(&filled(c, m, 1))),
             );
         }
         files += 1;

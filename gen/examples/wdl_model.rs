@@ -17,7 +17,7 @@
 //! counted (144 bytes a file, 16 a block).
 
 mod common;
-use common::dtw_values;
+use common::{dtw_values, filled};
 use damka_core::movegen::generate_quiet;
 use damka_core::{has_capture, International, Position, Russian, Slice, SliceIndexer, Variant};
 use damka_formats::table::{compress, pack_wdl, parse_file_name, wdl_code, ValueKind};
@@ -78,25 +78,6 @@ fn bucket<V: Variant>(pos: &Position<V>, moves: &mut Vec<damka_core::Move>) -> (
     (b, false)
 }
 
-/// Codes with the don't-care entries filled by the code before them (format 2).
-fn filled(codes: &[u8], care: &[bool]) -> Vec<u8> {
-    let mut last = codes
-        .iter()
-        .zip(care)
-        .find(|(_, &c)| c)
-        .map_or(1, |(&v, _)| v);
-    codes
-        .iter()
-        .zip(care)
-        .map(|(&v, &c)| {
-            if c {
-                last = v;
-            }
-            last
-        })
-        .collect()
-}
-
 /// The compressed bytes of a file of these codes, headers and block tables counted.
 fn file_bytes(codes: &[u8]) -> u64 {
     codes
@@ -154,14 +135,14 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
                 correct += (model[b as usize] == c) as u64;
             }
         }
-        let plain = file_bytes(&filled(&codes, &care));
+        let plain = file_bytes(&filled(&codes, &care, 1));
         let as_prediction: Vec<u8> = residual
             .iter()
             .zip(&care)
             .map(|(&r, &c)| if c { r } else { 0 })
             .collect();
         let predicted = file_bytes(&as_prediction) + model_bytes;
-        let previous = file_bytes(&filled(&residual, &care)) + model_bytes;
+        let previous = file_bytes(&filled(&residual, &care, 1)) + model_bytes;
         let sizes = [plain, predicted, previous, plain.min(predicted)];
         let both = if slice.is_self_mirror() { 1 } else { 2 };
         positions += both * indexer.size();

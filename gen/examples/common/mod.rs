@@ -40,3 +40,24 @@ pub fn args() -> (bool, PathBuf, u32, Vec<String>) {
         args.iter().skip(4).cloned().collect(),
     )
 }
+
+/// `values` with every entry not cared for (`care` false) replaced by the entry
+/// before it, and those before the first cared-for entry by that entry (`default`
+/// when there is none): how format 2 fills don't-care entries.
+pub fn filled<T: Copy>(values: &[T], care: &[bool], default: T) -> Vec<T> {
+    let mut last = values
+        .iter()
+        .zip(care)
+        .find(|(_, &c)| c)
+        .map_or(default, |(&v, _)| v);
+    values
+        .iter()
+        .zip(care)
+        .map(|(&v, &c)| {
+            if c {
+                last = v;
+            }
+            last
+        })
+        .collect()
+}
