@@ -17,7 +17,7 @@
 mod common;
 use common::dtw_values;
 use damka_core::{has_capture, International, Russian, Slice, SliceIndexer, Variant};
-use damka_formats::table::{compress, encode_dtw, parse_file_name, ValueKind, DTW_ZSTD_LEVEL};
+use damka_formats::table::{compress, encode_dtw, ValueKind, DTW_ZSTD_LEVEL};
 use damka_formats::{Value, Wdl};
 use rayon::prelude::*;
 use std::path::Path;
@@ -114,14 +114,10 @@ fn file_bytes(values: &[u16], level: i32, sample: usize) -> u64 {
 }
 
 fn measure<V: Variant>(dir: &Path, max_pieces: u32, sample: usize) {
-    let mut heads: Vec<Slice> = std::fs::read_dir(dir)
-        .expect("a table directory")
-        .filter_map(|e| parse_file_name(e.ok()?.file_name().to_str()?))
-        .filter(|&(s, kind)| kind == ValueKind::Dtw && s.pieces() <= max_pieces)
-        .map(|(s, _)| s)
+    let heads: Vec<Slice> = common::slices_with(dir, ValueKind::Dtw, max_pieces)
+        .into_iter()
         .filter(|s| s.name() <= s.mirror().name())
         .collect();
-    heads.sort_by_key(|s| (s.pieces(), s.name()));
     let mut positions = 0u64;
     // Per encoding: bytes at format 2's level, and at level 19 (sampled).
     let mut bytes = vec![(0u64, 0u64); ENCODINGS.len()];

@@ -15,10 +15,10 @@
 //! the slice and its mirror.
 
 mod common;
-use common::{dtw_values, filled};
+use common::{dtw_values, filled, slices_with};
 use damka_core::movegen::generate_quiet;
-use damka_core::{apply, has_capture, International, Russian, Slice, SliceIndexer, Variant};
-use damka_formats::table::{compress, pack_wdl, parse_file_name, wdl_code, ValueKind};
+use damka_core::{apply, has_capture, International, Russian, SliceIndexer, Variant};
+use damka_formats::table::{compress, pack_wdl, wdl_code, ValueKind};
 use damka_formats::Value;
 use rayon::prelude::*;
 use std::path::Path;
@@ -187,13 +187,7 @@ fn run_lengths(codes: &[u8]) -> Vec<u8> {
 }
 
 fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
-    let mut slices: Vec<Slice> = std::fs::read_dir(dir)
-        .expect("a table directory")
-        .filter_map(|e| parse_file_name(e.ok()?.file_name().to_str()?))
-        .filter(|&(s, kind)| kind == ValueKind::Wdl && s.pieces() <= max_pieces)
-        .map(|(s, _)| s)
-        .collect();
-    slices.sort_by_key(|s| (s.pieces(), s.name()));
+    let slices = slices_with(dir, ValueKind::Wdl, max_pieces);
     let mut positions = 0u64;
     let mut bytes = vec![0u64; ENCODINGS.len()];
     let mut kinds = [0u64; 4];

@@ -17,10 +17,10 @@
 //! counted (144 bytes a file, 16 a block).
 
 mod common;
-use common::{dtw_values, filled};
+use common::{dtw_values, filled, slices_with};
 use damka_core::movegen::generate_quiet;
-use damka_core::{has_capture, International, Position, Russian, Slice, SliceIndexer, Variant};
-use damka_formats::table::{compress, pack_wdl, parse_file_name, wdl_code, ValueKind};
+use damka_core::{has_capture, International, Position, Russian, SliceIndexer, Variant};
+use damka_formats::table::{compress, pack_wdl, wdl_code, ValueKind};
 use damka_formats::Value;
 use rayon::prelude::*;
 use std::path::Path;
@@ -88,13 +88,7 @@ fn file_bytes(codes: &[u8]) -> u64 {
 }
 
 fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
-    let mut slices: Vec<Slice> = std::fs::read_dir(dir)
-        .expect("a table directory")
-        .filter_map(|e| parse_file_name(e.ok()?.file_name().to_str()?))
-        .filter(|&(s, kind)| kind == ValueKind::Wdl && s.pieces() <= max_pieces)
-        .map(|(s, _)| s)
-        .collect();
-    slices.sort_by_key(|s| (s.pieces(), s.name()));
+    let slices = slices_with(dir, ValueKind::Wdl, max_pieces);
     let mut positions = 0u64;
     // Format 2; residuals with don't-care filled as prediction; residuals with the
     // previous residual; the better of format 2 and the first, per file.

@@ -2,7 +2,7 @@
 //! exact values.
 
 use damka_core::Slice;
-use damka_formats::table::{TableHeader, HEADER_LEN};
+use damka_formats::table::{parse_file_name, TableHeader, ValueKind, HEADER_LEN};
 use std::path::{Path, PathBuf};
 
 /// The exact values of a slice, from its DTW file in `dir`, as raw
@@ -60,4 +60,17 @@ pub fn filled<T: Copy>(values: &[T], care: &[bool], default: T) -> Vec<T> {
             last
         })
         .collect()
+}
+
+/// The slices of at most `max_pieces` pieces with a `kind` file in `dir`, by piece
+/// count, then name.
+pub fn slices_with(dir: &Path, kind: ValueKind, max_pieces: u32) -> Vec<Slice> {
+    let mut slices: Vec<Slice> = std::fs::read_dir(dir)
+        .expect("a table directory")
+        .filter_map(|e| parse_file_name(e.ok()?.file_name().to_str()?))
+        .filter(|&(s, k)| k == kind && s.pieces() <= max_pieces)
+        .map(|(s, _)| s)
+        .collect();
+    slices.sort_by_key(|s| (s.pieces(), s.name()));
+    slices
 }
