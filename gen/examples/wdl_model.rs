@@ -116,6 +116,12 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
             .iter()
             .map(|n| (0..3u8).max_by_key(|&c| n[c as usize]).unwrap_or(1))
             .collect();
+        cared += counts.iter().flatten().sum::<u64>();
+        correct += counts
+            .iter()
+            .zip(&model)
+            .map(|(n, &m)| n[m as usize])
+            .sum::<u64>();
         let model_bytes = compress(&pack_wdl(&model), 19).expect("zstd").len() as u64;
         let residual: Vec<u8> = buckets
             .iter()
@@ -123,12 +129,6 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
             .map(|(&(b, _), &c)| (c + 3 - model[b as usize]) % 3)
             .collect();
         let care: Vec<bool> = buckets.iter().map(|&(_, d)| !d).collect();
-        for ((&(b, d), &c), _) in buckets.iter().zip(&codes).zip(&care) {
-            if !d {
-                cared += 1;
-                correct += (model[b as usize] == c) as u64;
-            }
-        }
         let plain = file_bytes(&filled(&codes, &care, 1));
         let as_prediction: Vec<u8> = residual
             .iter()
