@@ -9,11 +9,10 @@
 mod common;
 
 use common::rules_naive::naive_rule_values;
-use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir};
+use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir, verify_rules_both};
 use damka_core::{Position, Russian, Slice};
 use damka_formats::{table::ValueKind, Dtc, Wdl};
 use damka_gen::store::FileStore;
-use damka_gen::verify_rules::verify_rules;
 use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
 
 /// R3's materials, each built after the one its promotions reach.
@@ -155,7 +154,7 @@ fn verification_rederives_the_counted_tables() {
     let dir = tmp.path();
     build_rule_tables::<Russian>(dir, 3, &["0M3K-0M1K"], "russian");
     let set = RuleSet::preset("russian").unwrap();
-    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    let report = verify_rules_both(dir, &set);
     assert_eq!(report.mismatches, 0, "{:?}", report.examples);
     let slice: Slice = "0M3K-0M1K".parse().unwrap();
     let rules = RuleTablebase::<Russian>::new(dir, set.clone());
@@ -175,7 +174,7 @@ fn verification_rederives_the_counted_tables() {
             &values,
         )
         .unwrap();
-    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    let report = verify_rules_both(dir, &set);
     assert!(report.mismatches > 0);
     assert!(
         report.examples.iter().any(|m| m.table == "cdtc"),

@@ -13,14 +13,13 @@
 
 mod common;
 
-use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir};
+use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir, verify_rules_both};
 use std::time::Instant;
 
 use damka_core::{Position, Russian, Slice, SliceIndexer};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, Wdl};
 use damka_gen::store::FileStore;
-use damka_gen::verify_rules::verify_rules;
 use damka_probe::limits::{Counters, RuleSet, RuleTablebase};
 
 /// The materials up to 4 pieces with men and kings on both sides.
@@ -115,7 +114,7 @@ fn verification_rederives_the_layered_tables() {
     let dir = tmp.path();
     build_rule_tables::<Russian>(dir, 3, &[], "russian");
     let set = RuleSet::preset("russian").unwrap();
-    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    let report = verify_rules_both(dir, &set);
     assert_eq!(report.mismatches, 0, "{:?}", report.examples);
     let slice: Slice = "1M1K-0M1K".parse().unwrap();
     let tables = RuleTablebase::<Russian>::new(dir, set.clone());
@@ -148,7 +147,7 @@ fn verification_rederives_the_layered_tables() {
         let mut values = built.clone();
         values[won] = Dtc::win(1).raw();
         write(&values);
-        let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+        let report = verify_rules_both(dir, &set);
         assert!(report.mismatches > 0, "a change at state {}", won % 30);
         assert!(
             report.examples.iter().any(|m| m.table == "cdtc"),
@@ -157,12 +156,12 @@ fn verification_rederives_the_layered_tables() {
         );
     }
     write(&built);
-    let report = verify_rules::<Russian>(dir, &set, None).unwrap();
+    let report = verify_rules_both(dir, &set);
     assert_eq!(report.mismatches, 0, "{:?}", report.examples);
 }
 
 /// The counted table's entries read in runs through the block cache
-/// (`counted_entries`) and decoded past it (`decode_counted`) equal the whole
+/// (`entries`) and decoded past it (`decode_counted`) equal the whole
 /// decoded table, for runs that start anywhere and cross block boundaries.
 #[test]
 fn counted_entries_read_in_runs_equal_the_decoded_table() {
@@ -182,7 +181,7 @@ fn counted_entries_read_in_runs_equal_the_decoded_table() {
     for (first, len) in [(0, 30), (block - 7, 30), (block - 1, 2 * block + 5), (5, 1)] {
         let mut cached = vec![u16::MAX; len];
         tables
-            .counted_entries(slice, first as u64, &mut cached)
+            .entries(slice, ValueKind::CountedDtc, first as u64, &mut cached)
             .unwrap();
         assert_eq!(cached, whole[first..first + len], "cached run at {first}");
         let mut decoded = vec![u16::MAX; len];

@@ -15,12 +15,11 @@ use damka_core::{Russian, Slice};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_gen::store::FileStore;
-use damka_gen::verify_rules::verify_rules;
 use damka_probe::SliceTable;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 
 use common::rules_naive::naive_rule_values;
-use common::{build_rule_tables, damka, temp_dir};
+use common::{build_rule_tables, damka, temp_dir, verify_rules_both};
 
 const SLICE: &str = "1M1K-0M2K";
 
@@ -187,7 +186,7 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     assert_eq!(json["rules"]["dtz"], serde_json::json!(dtz), "{}", run.out);
 
     // The verifier passes the tables as built.
-    let report = verify_rules::<Russian>(&dir, &set, None).unwrap();
+    let report = verify_rules_both(&dir, &set);
     assert_eq!(report.mismatches, 0, "{:#?}", report.examples);
     assert!(report.tables > 30, "{} tables", report.tables);
 
@@ -208,7 +207,7 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     tamper(&dir, slice, ValueKind::Dtc, won, Dtc::win(longer).raw());
     tamper(&dir, slice, ValueKind::Dtz, won, Dtc::win(1).raw());
     tamper(&dir, slice, ValueKind::RuleWdl, won, RuleWdl::Loss.code());
-    let report = verify_rules::<Russian>(&dir, &set, None).unwrap();
+    let report = verify_rules_both(&dir, &set);
     let kinds: Vec<&str> = report.examples.iter().map(|m| m.table).collect();
     for kind in ["dtc", "dtz", "rwdl"] {
         assert!(

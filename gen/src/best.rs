@@ -45,6 +45,33 @@ impl Best {
     }
 }
 
+/// Above every rank of a win and below every rank of a loss, negated.
+const RANK_SPAN: i32 = 1 << 17;
+
+/// A DTC-encoded value as a rank for the side it belongs to: a greater rank is a
+/// better value (the shortest win, then a draw, then the longest loss), so that a
+/// loop over many values takes the best with `max` ([`Best`] does the same one
+/// value at a time).
+#[inline]
+pub(crate) fn rank(value: Dtc) -> i32 {
+    match i32::from(value.raw()) {
+        0 => 0,
+        raw if raw % 2 == 1 => RANK_SPAN - raw,
+        raw => raw - RANK_SPAN,
+    }
+}
+
+/// The value of rank `rank` ([`rank`] reversed).
+#[inline]
+pub(crate) fn unrank(rank: i32) -> Dtc {
+    let raw = match rank {
+        0 => 0,
+        r if r > 0 => RANK_SPAN - r,
+        r => r + RANK_SPAN,
+    };
+    Dtc::from_raw(raw as u16)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +89,28 @@ mod tests {
         best.add((Wdl::Win, 5));
         best.add((Wdl::Win, 11));
         assert_eq!(best.value(), Dtc::win(5));
+    }
+
+    #[test]
+    fn ranks_order_values_as_best_does() {
+        let values = [
+            Dtc::loss(0),
+            Dtc::loss(4),
+            Dtc::loss(30),
+            Dtc::DRAW,
+            Dtc::win(30),
+            Dtc::win(4),
+            Dtc::win(0),
+        ];
+        for (i, &a) in values.iter().enumerate() {
+            assert_eq!(unrank(rank(a)), a);
+            for &b in &values[i + 1..] {
+                assert!(rank(a) < rank(b), "{a:?} < {b:?}");
+                let mut best = Best::default();
+                best.add_dtc(a);
+                best.add_dtc(b);
+                assert_eq!(best.value(), b);
+            }
+        }
     }
 }

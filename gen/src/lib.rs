@@ -15,6 +15,7 @@ mod layers;
 pub mod mtc;
 pub mod plan;
 pub mod progress;
+mod rule_reads;
 pub mod rules;
 mod scratch;
 pub mod solve;

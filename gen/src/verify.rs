@@ -245,15 +245,30 @@ pub(crate) fn record(found: &mut Found, make: impl FnOnce() -> Mismatch) {
     }
 }
 
+/// Positions per chunk of [`check_slice`].
+pub(crate) const CHUNK: u64 = 1 << 14;
+
 /// Checks every position of `slice` (`size` positions) with `check`, which is
 /// given an index and adds what is wrong there to its chunk's [`Found`] (with a
-/// move list to reuse): chunks
-/// in parallel, progress reported to `progress` as one group.
+/// move list to reuse): chunks of [`CHUNK`] positions in parallel, progress
+/// reported to `progress` as one group.
 pub(crate) fn check_slice(
     slice: Slice,
     size: u64,
     progress: Option<OnProgress<'_>>,
     check: impl Fn(u64, &mut Found, &mut Vec<damka_core::Move>) -> Result<(), GenError> + Sync,
+) -> Result<Vec<Found>, GenError> {
+    check_chunks(slice, (size, CHUNK), progress, Vec::new, check)
+}
+
+/// [`check_slice`] in chunks of `chunk` positions, each with scratch of its own
+/// made by `scratch`.
+pub(crate) fn check_chunks<S>(
+    slice: Slice,
+    (size, chunk): (u64, u64),
+    progress: Option<OnProgress<'_>>,
+    scratch: impl Fn() -> S + Sync,
+    check: impl Fn(u64, &mut Found, &mut S) -> Result<(), GenError> + Sync,
 ) -> Result<Vec<Found>, GenError> {
     send(
         progress,
@@ -262,21 +277,20 @@ pub(crate) fn check_slice(
             positions: size,
         },
     );
-    const CHUNK: u64 = 1 << 14;
-    let chunks = (0..size.div_ceil(CHUNK))
+    let chunks = (0..size.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let end = ((c + 1) * CHUNK).min(size);
+            let end = ((c + 1) * chunk).min(size);
             let mut found = (0, Vec::new());
-            let mut moves = Vec::new();
-            for index in c * CHUNK..end {
-                check(index, &mut found, &mut moves)?;
+            let mut scratch = scratch();
+            for index in c * chunk..end {
+                check(index, &mut found, &mut scratch)?;
             }
             send(
                 progress,
                 Progress::Advanced {
                     slice,
-                    positions: end - c * CHUNK,
+                    positions: end - c * chunk,
                 },
             );
             Ok(found)

@@ -14,31 +14,36 @@
 //!
 //! A counted table holds `H * K` states per position, too many to decode whole
 //! for the large slices (50 states a position under I1). The check keeps only
-//! layer 0 of the slice and of its mirror in memory, `K` states a position, which
-//! is all that quiet man moves reach (they restart the layer count). A king move
-//! keeps the men, so it reaches the one sub-slice of the mirror with the same men
-//! flipped: its states are read through a block cache sized for a few such
-//! sub-slices ([`cache_bytes`]), which holds the sub-slices the threads are in as
-//! they walk the slice in index order.
+//! layer 0 of the mirror slice in memory, `K` states a position, which is all
+//! that quiet man moves reach (they restart the layer count). A king move keeps
+//! the men, so it reaches the one block of the mirror with the same men flipped:
+//! its states are read with the block's other entries (`crate::rule_reads`), or,
+//! where blocks are too large for that, through a block cache sized for a few
+//! such blocks ([`cache_bytes`]).
+//!
+//! The best of the moves' values is taken as ranks ([`rank`]), one per layer
+//! count, with the moves worth the same at every count taken once.
 
 use damka_core::huge::HugeArray;
-use damka_core::{apply, generate, Move, Position, Slice, SliceIndexer, Variant};
+use damka_core::{Position, Slice, SliceIndexer, Variant};
 use damka_formats::{Dtc, RuleWdl};
-use damka_probe::limits::{is_exit, Counted, RuleSet, RuleTablebase, MAX_COUNTERS};
+use damka_probe::limits::{Counted, RuleSet, RuleTablebase, MAX_COUNTERS};
 use damka_probe::DEFAULT_CACHE_BYTES;
 use rayon::prelude::*;
 
-use crate::best::Best;
+use crate::best::{rank, unrank};
 use crate::error::GenError;
+use crate::rule_reads::{window_block, Layout, Reader, Successor};
 
 /// Positions whose states are decoded at a time while layer 0 is gathered.
 const LAYER0_POSITIONS: u64 = 1 << 20;
 
 /// One move as the check reads it.
 enum Step {
-    /// A conversion, worth these values for the mover by conditional count (one
-    /// value when the counts do not matter).
-    Conversion(Vec<Dtc>),
+    /// A conversion, worth for the mover the `len` values from offset `at` of
+    /// the check's values, by conditional count (one value when the counts do
+    /// not matter).
+    Conversion { at: usize, len: usize },
     /// A quiet move: the stored states of the position it reaches, from offset
     /// `at` of the position's state list (every state after a king move in a
     /// material with men, else the `K` states of layer 0), whether a king moved,
@@ -46,30 +51,45 @@ enum Step {
     Quiet { at: usize, king: bool, after: bool },
 }
 
-/// The counted table of one slice of the checked pair: the slice, its index,
-/// and its layer-0 states (`K` per position, by position then `k`).
-struct Table<V: Variant> {
-    slice: Slice,
-    indexer: SliceIndexer<V>,
-    layer0: HugeArray<u16>,
+/// What the check of one position fills, kept from one position to the next.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    steps: Vec<Step>,
+    /// The values of conversions.
+    values: Vec<Dtc>,
+    /// The states quiet moves reach.
+    reached: Vec<u16>,
+    /// `D` by layer count, for one conditional count, as ranks.
+    best: Vec<i32>,
 }
 
 /// The counted-table checks of one slice.
 pub(crate) struct CountedChecker<'a, V: Variant> {
     rules: &'a RuleTablebase<V>,
     plan: &'a Counted,
-    /// The slice's counted table, then its mirror's unless the slice is its own.
-    tables: Vec<Table<V>>,
+    /// The layer-0 states of the mirror slice's counted table (the slice's own
+    /// if it is its own mirror), `K` per position: all that quiet moves reach.
+    layer0: HugeArray<u16>,
 }
 
-/// The block-cache budget for checking `slice` under `set`: room for the
-/// king-move successors of the sub-slices that every thread and one more are
-/// in (about a byte per state, see the module docs), on top of the default.
-pub(crate) fn cache_bytes<V: Variant>(set: &RuleSet, slice: Slice) -> Result<usize, GenError> {
+/// The block-cache budget for checking `slice` under `set`, whose rule tables
+/// hold `layout`: the default when its blocks are read in windows
+/// (`crate::rule_reads`), else room for the king-move successors of the
+/// blocks that every thread and one more are in (about a byte per state, see
+/// the module docs), on top of the default.
+pub(crate) fn cache_bytes<V: Variant>(
+    set: &RuleSet,
+    slice: Slice,
+    layout: Layout,
+) -> Result<usize, GenError> {
     let Some(plan) = Counted::of(set, &slice.material()).filter(Counted::men) else {
         return Ok(DEFAULT_CACHE_BYTES);
     };
-    let states = SliceIndexer::<V>::new(slice)?.king_placements() * u64::from(plan.sheets());
+    let block = SliceIndexer::<V>::new(slice)?.king_placements();
+    if window_block(block, layout) > 0 {
+        return Ok(DEFAULT_CACHE_BYTES);
+    }
+    let states = block * u64::from(plan.sheets());
     let bytes = (rayon::current_num_threads() as u64 + 1) * states * 9 / 8;
     Ok(DEFAULT_CACHE_BYTES.saturating_add(usize::try_from(bytes).unwrap_or(usize::MAX)))
 }
@@ -80,61 +100,38 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         let Some(plan) = rules.counted_plan(slice.material())? else {
             return Ok(None);
         };
-        let mut slices = vec![slice];
-        if slice.mirror() != slice {
-            slices.push(slice.mirror());
-        }
-        let tables = slices
-            .into_iter()
-            .map(|s| {
-                let indexer = SliceIndexer::<V>::new(s)?;
-                let layer0 = layer0(rules, plan, s, indexer.size())?;
-                Ok(Table {
-                    slice: s,
-                    indexer,
-                    layer0,
-                })
-            })
-            .collect::<Result<_, GenError>>()?;
+        let mirror = slice.mirror();
+        let size = SliceIndexer::<V>::new(mirror)?.size();
         Ok(Some(CountedChecker {
             rules,
             plan,
-            tables,
+            layer0: layer0(rules, plan, mirror, size)?,
         }))
     }
 
-    /// Checks every stored state of `pos` (White to move, at `index` of the
-    /// slice) and its RWDL value `rwdl`; calls `record` with the table, the stored
-    /// and the expected value of each that is wrong.
+    /// Checks every stored state `own` of `pos` (White to move), whose moves are
+    /// `moves` (read by `reader`), and its RWDL value `rwdl`; calls `record` with
+    /// the table, the stored and the expected value of each that is wrong.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn check(
         &self,
         pos: &Position<V>,
-        index: u64,
+        own: &[u16],
+        (reader, moves): (&Reader<'_, V>, &[Successor<V>]),
         rwdl: RuleWdl,
+        scratch: &mut Scratch,
         record: &mut dyn FnMut(&'static str, String, String),
     ) -> Result<(), GenError> {
         let plan = self.plan;
-        let sheets = u64::from(plan.sheets());
-        let mut own = vec![0; sheets as usize];
-        self.rules
-            .counted_entries(self.tables[0].slice, index * sheets, &mut own)?;
-        let mut reached = Vec::new();
-        let steps = self.steps(pos, &mut reached)?;
+        self.steps(pos, reader, moves, scratch)?;
         let holds = plan.cond_holds(self.rules.set(), pos);
-        let mut best = vec![Best::default(); plan.layers() as usize];
         for k in 0..plan.cond_limit() {
             // Without the condition every `k` reads the states of `k = 0`.
             if k == 0 || holds {
-                self.derive_layers(
-                    &steps,
-                    &reached,
-                    if holds { k } else { 0 },
-                    holds,
-                    &mut best,
-                );
+                self.derive_layers(scratch, if holds { k } else { 0 }, holds);
             }
-            for (c, best) in (0..).zip(&best) {
-                let expected = best.value();
+            for (c, &best) in (0..).zip(&scratch.best) {
+                let expected = unrank(best);
                 let stored = Dtc::from_raw(own[plan.sheet(c, k) as usize]);
                 if stored != expected {
                     record(
@@ -156,112 +153,138 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         Ok(())
     }
 
-    /// The moves of `pos` as the check reads them; the states of the positions
-    /// quiet moves reach are appended to `reached`.
-    fn steps(&self, pos: &Position<V>, reached: &mut Vec<u16>) -> Result<Vec<Step>, GenError> {
+    /// The moves `moves` of `pos` as the check reads them, into `scratch`, with
+    /// the values of conversions and the states quiet moves reach.
+    fn steps(
+        &self,
+        pos: &Position<V>,
+        reader: &Reader<'_, V>,
+        moves: &[Successor<V>],
+        scratch: &mut Scratch,
+    ) -> Result<(), GenError> {
         let (set, plan) = (self.rules.set(), self.plan);
         let holds = plan.cond_holds(set, pos);
-        let mut moves: Vec<Move> = Vec::new();
-        generate(pos, &mut moves);
-        let mut steps = Vec::with_capacity(moves.len());
-        for mv in &moves {
-            let after = apply(pos, mv);
-            let step = if after.pieces(after.side()) == 0 || is_exit(set, pos, mv, &after) {
-                Step::Conversion(vec![self.rules.counted_move(
-                    pos,
-                    &[0; MAX_COUNTERS],
-                    mv,
-                )?])
-            } else if mv.is_capture() || mv.is_promotion() {
-                let mut values = Vec::new();
-                for k in 0..plan.cond_limit() {
-                    let counts = plan.cond_counts(k, holds);
-                    values.push(self.rules.counted_move(pos, &counts, mv)?);
-                }
-                Step::Conversion(values)
-            } else {
-                let next = after.flipped();
-                let slice = Slice::of(&next)
-                    .map_err(|e| damka_probe::ProbeError::InvalidPosition(e.to_string()))?;
-                let table = &self.tables[usize::from(slice != self.tables[0].slice)];
-                let index = table.indexer.index(&next);
-                let king = pos.kings() & (1u64 << mv.from_bit()) != 0;
+        let Scratch {
+            steps,
+            values,
+            reached,
+            ..
+        } = scratch;
+        steps.clear();
+        values.clear();
+        reached.clear();
+        for to in moves {
+            let at = values.len();
+            let step = if to.after.pieces(to.after.side()) == 0 || to.exit {
+                let fresh = [0; MAX_COUNTERS];
+                values.push(self.rules.counted_move(pos, &fresh, &to.mv)?);
+                Step::Conversion { at, len: 1 }
+            } else if let Some(index) = to.index {
                 let at = reached.len();
-                if king && plan.men() {
-                    let sheets = u64::from(plan.sheets());
-                    reached.resize(at + sheets as usize, 0);
-                    self.rules
-                        .counted_entries(table.slice, index * sheets, &mut reached[at..])?;
+                if to.king && plan.men() {
+                    reader.states(index, reached)?;
                 } else {
                     let k = u64::from(plan.cond_limit());
-                    reached.extend_from_slice(&table.layer0[(index * k) as usize..][..k as usize]);
+                    reached.extend_from_slice(&self.layer0[(index * k) as usize..][..k as usize]);
                 }
                 Step::Quiet {
                     at,
-                    king,
-                    after: plan.cond_holds(set, &after),
+                    king: to.king,
+                    after: plan.cond_holds(set, &to.after),
+                }
+            } else {
+                for k in 0..plan.cond_limit() {
+                    let counts = plan.cond_counts(k, holds);
+                    values.push(self.rules.counted_move(pos, &counts, &to.mv)?);
+                }
+                Step::Conversion {
+                    at,
+                    len: plan.cond_limit() as usize,
                 }
             };
             steps.push(step);
         }
-        Ok(steps)
+        Ok(())
     }
 
-    /// `D(p, c, k)` for every layer count `c`, into `best` (one per layer), from
-    /// the moves `steps` of `p` and the states they reach (`reached`), where the
-    /// condition holds or not (`holds`).
-    fn derive_layers(
-        &self,
-        steps: &[Step],
-        reached: &[u16],
-        k: u32,
-        holds: bool,
-        best: &mut [Best],
-    ) {
+    /// `D(p, c, k)` for every layer count `c`, into `scratch.best` (one rank
+    /// per layer), from the moves of `p` and the states they reach (`scratch`),
+    /// where the condition holds or not (`holds`).
+    fn derive_layers(&self, scratch: &mut Scratch, k: u32, holds: bool) {
         let plan = self.plan;
-        let (big_h, big_k) = (plan.layer_limit(), plan.cond_limit());
-        best.fill(Best::default());
-        for step in steps {
-            let (at, king, after) = match step {
-                Step::Conversion(values) => {
-                    let value = values[(k as usize).min(values.len() - 1)];
-                    best.iter_mut().for_each(|b| b.add_dtc(value));
-                    continue;
+        let (big_h, big_k, men) = (plan.layer_limit(), plan.cond_limit(), plan.men());
+        let Scratch {
+            steps,
+            values,
+            reached,
+            best,
+        } = scratch;
+        // The moves worth the same at every layer count first: conversions, and
+        // man moves, which restart the layer count. No move at all: lost in 0.
+        let mut common = rank(Dtc::loss(0));
+        for step in steps.iter() {
+            common = common.max(match *step {
+                Step::Conversion { at, len } => rank(values[at + (k as usize).min(len - 1)]),
+                Step::Quiet { at, king, after } if men && !king => {
+                    let next_k = if after && holds { k + 1 } else { 0 };
+                    // Layer 0 alone was read: state `k` is at offset `k`.
+                    if after && next_k >= big_k {
+                        limit(Dtc::from_raw(reached[at]))
+                    } else {
+                        rank(Dtc::from_raw(reached[at + next_k as usize]).back())
+                    }
                 }
-                &Step::Quiet { at, king, after } => (at, king, after),
+                Step::Quiet { .. } => continue,
+            });
+        }
+        best.clear();
+        best.resize(plan.layers() as usize, common);
+        for step in steps.iter() {
+            let Step::Quiet { at, king, after } = *step else {
+                continue;
             };
+            if men && !king {
+                continue;
+            }
             // Every state after a king move in a material with men, else layer 0
             // alone, where state `k * layers` is the `k`-th.
-            let full = king && plan.men();
             let state = |sheet: u32| {
-                let offset = if full { sheet } else { sheet / plan.layers() };
+                let offset = if men { sheet } else { sheet / plan.layers() };
                 Dtc::from_raw(reached[at + offset as usize])
             };
             let next_k = if after && holds { k + 1 } else { 0 };
-            // What a move worth a limit reached is: a draw, or a win when the
-            // position reached has no move.
-            let limit = if state(0) != Dtc::loss(0) {
-                Dtc::DRAW
+            let limit = limit(state(0));
+            if after && next_k >= big_k {
+                best.iter_mut().for_each(|b| *b = (*b).max(limit));
+            } else if men {
+                // Layer count `c` reaches `c + 1`; the last reaches the limit.
+                let next = &reached[at + plan.sheet(1, next_k) as usize..][..best.len() - 1];
+                for (b, &state) in best.iter_mut().zip(next) {
+                    *b = (*b).max(rank(Dtc::from_raw(state).back()));
+                }
+                let last = best.len() - 1;
+                best[last] = best[last].max(limit);
             } else {
-                Dtc::win(1)
-            };
-            for (c, best) in (0..).zip(best.iter_mut()) {
-                let next_c = if king || !plan.men() { c + 1 } else { 0 };
-                let value = if next_c >= big_h || (after && next_k >= big_k) {
-                    limit
-                } else if plan.men() {
-                    state(plan.sheet(next_c, next_k)).back()
-                } else {
-                    let layer0 = state(plan.sheet(0, next_k));
-                    match layer0.distance() {
-                        Some(d) if u32::from(d) <= big_h - next_c => layer0.back(),
-                        _ => Dtc::DRAW,
-                    }
+                // Kings only: layer 0 holds the value when it fits the plies left.
+                let layer0 = state(plan.sheet(0, next_k));
+                let value = match layer0.distance() {
+                    Some(d) if u32::from(d) < big_h => rank(layer0.back()),
+                    _ => rank(Dtc::DRAW),
                 };
-                best.add_dtc(value);
+                best[0] = best[0].max(if big_h > 1 { value } else { limit });
             }
         }
     }
+}
+
+/// The rank, for the mover, of a move that reaches a limit, to a position whose
+/// layer-0 state is `reached`: a draw, or a win when that position has no move.
+fn limit(reached: Dtc) -> i32 {
+    rank(if reached != Dtc::loss(0) {
+        Dtc::DRAW
+    } else {
+        Dtc::win(1)
+    })
 }
 
 /// The layer-0 states of the counted table of `slice` (`size` positions), `K`

@@ -20,16 +20,17 @@ use std::path::Path;
 use std::sync::Arc;
 
 use damka_core::{apply, generate};
-use damka_core::{Move, Position, Slice, Variant};
+use damka_core::{Material, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_probe::limits::{Counted, Phase, RuleSet, RuleTablebase, Verdict};
 use damka_probe::SliceTable;
-use damka_probe::{limits::is_exit, limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 
 use crate::best::Best;
 use crate::error::GenError;
 use crate::progress::OnProgress;
-use crate::verify::{check_slice, record, tables_in, Found, Mismatch, VerifyReport};
+use crate::rule_reads::{Layout, Reader, Successor, WINDOW_ENTRIES};
+use crate::verify::{check_chunks, record, tables_in, Found, Mismatch, VerifyReport};
 use crate::verify_counted::{self, CountedChecker};
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them,
@@ -51,6 +52,20 @@ pub fn verify_rules_of<V: Variant>(
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
+    verify_rules_windowed::<V>(root, set, only, WINDOW_ENTRIES, progress)
+}
+
+/// [`verify_rules_of`] with windows of at most `window_entries` entries
+/// (`crate::rule_reads`; 0 reads every entry through the block cache): for the
+/// tests, which check that both ways find the same.
+#[doc(hidden)]
+pub fn verify_rules_windowed<V: Variant>(
+    root: &Path,
+    set: &RuleSet,
+    only: Option<Slice>,
+    window_entries: u64,
+    progress: Option<OnProgress<'_>>,
+) -> Result<VerifyReport, GenError> {
     let mut report = VerifyReport::default();
     let dir = RuleTablebase::<V>::new(root, set.clone())
         .tablebase()
@@ -61,23 +76,39 @@ pub fn verify_rules_of<V: Variant>(
             continue;
         }
         // A reader of its own per slice, its block cache sized for the slice's
-        // counted check: the tables it decodes whole (the slice's and its
-        // successors') are kept for as long as it lives, so one reader for the
-        // whole run would end up holding every table of the set.
-        let cache = verify_counted::cache_bytes::<V>(set, slice)?;
+        // check: the tables it decodes whole (the slice's and its successors')
+        // are kept for as long as it lives, so one reader for the whole run
+        // would end up holding every table of the set.
+        let layout = layout(set, &slice.material(), window_entries);
+        let cache = verify_counted::cache_bytes::<V>(set, slice, layout)?;
         let rules = RuleTablebase::<V>::with_cache_bytes(root, set.clone(), cache);
         if !rules.path(slice, ValueKind::RuleWdl).is_file() {
             continue;
         }
-        let checker = Checker::new(&rules, slice)?;
+        let checker = Checker::new(&rules, slice, layout)?;
         let size = checker.size;
-        let chunks = check_slice(slice, size, progress, |index, found, _| {
-            checker.check(index, found)
-        })?;
-        let tables = 2 + usize::from(checker.dtz) + usize::from(checker.counted.is_some());
+        let chunk = checker.scratch().reader.chunk();
+        let chunks = check_chunks(
+            slice,
+            (size, chunk),
+            progress,
+            || checker.scratch(),
+            |index, found, scratch| checker.check(index, found, scratch),
+        )?;
+        let tables = 2 + usize::from(layout.dtz) + usize::from(checker.counted.is_some());
         report.add(tables, size, chunks);
     }
     Ok(report)
+}
+
+/// The rule tables `set` has for `material`, read in windows of at most
+/// `window_entries` entries.
+fn layout(set: &RuleSet, material: &Material, window_entries: u64) -> Layout {
+    Layout {
+        dtz: Phase::of(set, material).zeroing(set),
+        sheets: Counted::of(set, material).map_or(0, |plan| u64::from(plan.sheets())),
+        window_entries,
+    }
 }
 
 /// The checks of one slice.
@@ -85,30 +116,62 @@ struct Checker<'a, V: Variant> {
     rules: &'a RuleTablebase<V>,
     slice: Slice,
     size: u64,
+    /// The index of the mirror slice, where quiet moves lead.
+    mirror: SliceIndexer<V>,
+    layout: Layout,
     /// The slice's DTW table, decoded.
     theory: Arc<SliceTable<V>>,
-    /// Whether the slice has a DTZ table.
-    dtz: bool,
+    /// The phase analysis of the material.
+    phase: &'a Phase,
+    /// The plies a win may take to its next man move or conversion with fresh
+    /// counters, where the material has a DTZ table.
+    budget: Option<u32>,
     /// The checks of its counted table, if it has one.
     counted: Option<CountedChecker<'a, V>>,
 }
 
+/// What one thread keeps from one position to the next.
+struct Scratch<'c, V: Variant> {
+    reader: Reader<'c, V>,
+    generated: Vec<Move>,
+    moves: Vec<Successor<V>>,
+    /// The counted states of the position checked.
+    states: Vec<u16>,
+    counted: verify_counted::Scratch,
+}
+
 impl<'a, V: Variant> Checker<'a, V> {
-    fn new(rules: &'a RuleTablebase<V>, slice: Slice) -> Result<Self, GenError> {
-        let dtz = rules.phase(slice.material())?.zeroing(rules.set());
+    fn new(rules: &'a RuleTablebase<V>, slice: Slice, layout: Layout) -> Result<Self, GenError> {
+        let phase = rules.phase(slice.material())?;
         let theory = rules.tablebase().slice_table(slice)?;
         Ok(Checker {
             rules,
             slice,
             size: theory.indexer().size(),
+            mirror: SliceIndexer::new(slice.mirror())?,
+            layout,
             theory,
-            dtz,
+            phase,
+            budget: phase
+                .zeroing_budget(rules.set(), &[])
+                .map(|(_, budget)| budget),
             counted: CountedChecker::new(rules, slice)?,
         })
     }
 
+    /// Scratch for one thread.
+    fn scratch(&self) -> Scratch<'_, V> {
+        Scratch {
+            reader: Reader::new(self.rules, self.slice, &self.mirror, self.layout),
+            generated: Vec::new(),
+            moves: Vec::new(),
+            states: Vec::new(),
+            counted: verify_counted::Scratch::default(),
+        }
+    }
+
     /// Checks the position at `index`, adding what is wrong to `found`.
-    fn check(&self, index: u64, found: &mut Found) -> Result<(), GenError> {
+    fn check(&self, index: u64, found: &mut Found, s: &mut Scratch<'_, V>) -> Result<(), GenError> {
         let pos = self.theory.indexer().position(index);
         let mut record = |table: &'static str, stored: String, expected: String| {
             record(found, || Mismatch {
@@ -119,27 +182,24 @@ impl<'a, V: Variant> Checker<'a, V> {
                 expected,
             })
         };
-        let dtc = self.rules.dtc(&pos)?;
-        let expected = self.successors(&pos, false)?;
+        let (dtc, dtz, rwdl) = s.reader.own(index, &pos, &mut s.states)?;
+        s.reader.successors(&pos, &mut s.generated, &mut s.moves)?;
+        let expected = self.expected(&s.reader, &s.moves, false)?;
         if dtc != expected {
             record("dtc", show(dtc), show(expected));
         }
-        let dtz = if self.dtz {
-            let stored = self.rules.dtz(&pos)?.unwrap_or(Dtc::DRAW);
-            let expected = self.successors(&pos, true)?;
+        if let Some(stored) = dtz {
+            let expected = self.expected(&s.reader, &s.moves, true)?;
             if stored != expected {
                 record("dtz", show(stored), show(expected));
             }
-            Some(stored)
-        } else {
-            None
-        };
-        let rwdl = self.rules.rwdl(&pos)?;
+        }
         if let Some(problem) = self.rwdl_problem(rwdl, self.theory.get(index).wdl(), dtc, dtz) {
             record("rwdl", format!("{rwdl:?}"), problem);
         }
         if let Some(counted) = &self.counted {
-            counted.check(&pos, index, rwdl, &mut record)?;
+            let moves = (&s.reader, &s.moves[..]);
+            counted.check(&pos, &s.states, moves, rwdl, &mut s.counted, &mut record)?;
         }
         Ok(())
     }
@@ -157,16 +217,14 @@ impl<'a, V: Variant> Checker<'a, V> {
         if RuleWdl::of(theory, rwdl.ruled()) != rwdl {
             return Some(format!("a value that fits the theoretical {theory}"));
         }
-        let phase = self.rules.phase(self.slice.material()).ok()?;
         if dtc != Dtc::loss(0) {
-            if let Verdict::Decided(ruled, _, _) = phase.decide(dtc, &[], u32::MAX) {
+            if let Verdict::Decided(ruled, _, _) = self.phase.decide(dtc, &[], u32::MAX) {
                 if ruled != rwdl.ruled() {
                     return Some(format!("{ruled} (from the DTC value {})", show(dtc)));
                 }
             }
         }
-        let (Some(dtz), Some((_, budget))) = (dtz, phase.zeroing_budget(self.rules.set(), &[]))
-        else {
+        let (Some(dtz), Some(budget)) = (dtz, self.budget) else {
             return None;
         };
         let zeroes =
@@ -182,25 +240,35 @@ impl<'a, V: Variant> Checker<'a, V> {
     }
 
     /// The DTC value (`zeroing` false) or DTZ value (`zeroing` true) that the
-    /// successors of `pos` (White to move) give.
-    fn successors(&self, pos: &Position<V>, zeroing: bool) -> Result<Dtc, GenError> {
-        derive(pos, |mv, after| {
-            let king_move = pos.kings() & (1u64 << mv.from_bit()) != 0;
+    /// moves `moves` give (a position without a move: a loss in 0). A move that
+    /// ends the count (for DTC an exit, for DTZ any capture or man move) is
+    /// valued by the RWDL table of the position it reaches, any other by the
+    /// same table.
+    fn expected(
+        &self,
+        reader: &Reader<'_, V>,
+        moves: &[Successor<V>],
+        zeroing: bool,
+    ) -> Result<Dtc, GenError> {
+        let mut best = Best::default();
+        for to in moves {
             let ends = if zeroing {
-                mv.is_capture() || !king_move
+                to.mv.is_capture() || !to.king
             } else {
-                is_exit(self.rules.set(), pos, mv, after)
+                to.exit
             };
-            Ok(if after.black() == 0 {
+            let value = if to.after.black() == 0 {
                 Dtc::loss(0)
             } else if ends {
-                reached(self.rules.rwdl(after)?.ruled())
+                reached(reader.rwdl(to)?.ruled())
             } else if zeroing {
-                self.rules.dtz(after)?.unwrap_or(Dtc::DRAW)
+                reader.dtz(to)?
             } else {
-                self.rules.dtc(after)?
-            })
-        })
+                reader.dtc(to)?
+            };
+            best.add_dtc(value.back());
+        }
+        Ok(best.value())
     }
 }
 

@@ -25,6 +25,8 @@ use tempfile::TempDir;
 use damka_core::{apply, legal_moves};
 use damka_core::{Color, Move, PieceKind, Position, Slice, Variant};
 use damka_formats::Value;
+use damka_gen::verify::VerifyReport;
+use damka_gen::verify_rules::{verify_rules, verify_rules_windowed};
 use damka_gen::{build, BuildOptions, BuildReport, BuiltGroup, GenError};
 
 /// What a run of the `damka` binary printed, and whether it succeeded.
@@ -316,4 +318,20 @@ pub fn keeps_rule_line<V: Variant>(
     if ruled != damka_formats::Wdl::Draw {
         assert_eq!(reply.distance.map(|d| d + 1), distance, "{pos} {mv:?}");
     }
+}
+
+/// The rule verification of every table under `dir` under `set`, checked to find
+/// the same mismatches with each block read whole (the default) and with every
+/// entry read through the block cache (the way of slices too large for that).
+pub fn verify_rules_both(dir: &Path, set: &damka_probe::limits::RuleSet) -> VerifyReport {
+    let windowed = verify_rules::<damka_core::Russian>(dir, set, None).unwrap();
+    let single = verify_rules_windowed::<damka_core::Russian>(dir, set, None, 0, None).unwrap();
+    assert_eq!(
+        (windowed.positions, windowed.mismatches),
+        (single.positions, single.mismatches),
+        "windows {:?}, single entries {:?}",
+        windowed.examples,
+        single.examples
+    );
+    windowed
 }

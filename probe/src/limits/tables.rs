@@ -166,10 +166,7 @@ impl<V: Variant> RuleTablebase<V> {
         if let Some(table) = slot.decoded[k].get() {
             return Ok(table.raw(white));
         }
-        let opened = match slot.files[k].get() {
-            Some(opened) => opened,
-            None => self.open_table(slice, kind, 1, &slot.files[k])?,
-        };
+        let opened = self.opened(slice, kind)?;
         let value = opened.read(self.tablebase.cache(), white, |b, local| b.raw(local))?;
         value.ok_or_else(|| not_a_block(opened, kind))
     }
@@ -186,12 +183,7 @@ impl<V: Variant> RuleTablebase<V> {
         sheets: u32,
         sheet: u32,
     ) -> Result<u16, ProbeError> {
-        let slot = self.slot(slice.material())?;
-        let k = kind_index(kind);
-        let opened = match slot.files[k].get() {
-            Some(opened) => opened,
-            None => self.open_table(slice, kind, u64::from(sheets), &slot.files[k])?,
-        };
+        let opened = self.opened(slice, kind)?;
         let entry = opened.indexer.index(white) * u64::from(sheets) + u64::from(sheet);
         let value = opened.read_entry(self.tablebase.cache(), entry, |b, local| b.raw(local))?;
         value.ok_or_else(|| not_a_block(opened, kind))
@@ -209,26 +201,35 @@ impl<V: Variant> RuleTablebase<V> {
         }
     }
 
-    /// The counted table of `slice`, opened for queries.
-    fn counted_file(&self, slice: Slice) -> Result<&Opened<V>, ProbeError> {
-        let cell = &self.slot(slice.material())?.files[kind_index(ValueKind::CountedDtc)];
+    /// The `kind` table of `slice`, opened for queries (a counted table with its
+    /// states per position, any other with one entry per position).
+    fn opened(&self, slice: Slice, kind: ValueKind) -> Result<&Opened<V>, ProbeError> {
+        let cell = &self.slot(slice.material())?.files[kind_index(kind)];
         match cell.get() {
             Some(opened) => Ok(opened),
-            None => self.open_table(slice, ValueKind::CountedDtc, self.sheets(slice)?, cell),
+            None => {
+                let per_position = match kind {
+                    ValueKind::CountedDtc => self.sheets(slice)?,
+                    _ => 1,
+                };
+                self.open_table(slice, kind, per_position, cell)
+            }
         }
     }
 
-    /// The stored entries of the counted table of `slice` from entry `first` on,
-    /// into `out` (whose length says how many), through the block cache: every
-    /// state of a position in one read, for verification.
+    /// The stored entries of the `kind` table of `slice` from entry `first` on,
+    /// into `out` (whose length says how many), through the block cache: a run
+    /// of positions (or every state of a counted position) for one look-up per
+    /// block, for verification.
     #[doc(hidden)]
-    pub fn counted_entries(
+    pub fn entries(
         &self,
         slice: Slice,
+        kind: ValueKind,
         first: u64,
         out: &mut [u16],
     ) -> Result<(), ProbeError> {
-        self.counted_file(slice)?
+        self.opened(slice, kind)?
             .read_run(self.tablebase.cache(), first, out)
     }
 
@@ -242,7 +243,8 @@ impl<V: Variant> RuleTablebase<V> {
         first: u64,
         out: &mut [u16],
     ) -> Result<(), ProbeError> {
-        self.counted_file(slice)?.decode_run(first, out)
+        self.opened(slice, ValueKind::CountedDtc)?
+            .decode_run(first, out)
     }
 
     /// Opens the `kind` table of `slice`, `per_position` entries per position, for

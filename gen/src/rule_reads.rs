@@ -1,0 +1,357 @@
+//! What the rule verifier reads for one position: its moves, each applied and
+//! located once, and the rule-table entries of the positions they reach.
+//!
+//! The verifier walks a slice in index order, one block (the positions of one
+//! men placement) after another. Every king move of a block's positions keeps the
+//! men, so it reaches one block of the mirror slice; and the block's own entries
+//! are read in order. Both blocks are read whole into a [`Window`], a run of
+//! entries per table for one block-cache look-up per block, and every read of
+//! them is then an array access. This is hand-written rather than left to the
+//! block cache because it is the verifier's inner loop: looking each entry up in
+//! the cache (a lock, a hash, an LRU update, the slice and index recomputed)
+//! cost more than the checks themselves. Other reads (man moves, captures,
+//! promotions) go through the cache one entry at a time.
+
+use damka_core::{apply, generate, Move, Position, Slice, SliceIndexer, Variant};
+use damka_formats::table::ValueKind;
+use damka_formats::{Dtc, RuleWdl};
+use damka_probe::limits::{is_exit, RuleTablebase};
+use damka_probe::ProbeError;
+
+use crate::error::GenError;
+use crate::verify::CHUNK;
+
+/// Most entries a window holds, over all its tables (2 bytes each; two windows
+/// per thread). A slice whose blocks are larger (kings-only, or five kings with
+/// men) is read an entry at a time.
+pub(crate) const WINDOW_ENTRIES: u64 = 1 << 26;
+
+/// One move of the checked position, applied and located once.
+pub(crate) struct Successor<V: Variant> {
+    /// The move.
+    pub(crate) mv: Move,
+    /// The position it reaches, Black to move.
+    pub(crate) after: Position<V>,
+    /// Whether the piece that moved is a king.
+    pub(crate) king: bool,
+    /// Whether the move ends a phase of the rule set (`is_exit`).
+    pub(crate) exit: bool,
+    /// The index of `after`, White to move, in the mirror slice, for a quiet
+    /// move (the material stays); `None` for a capture or a promotion.
+    pub(crate) index: Option<u64>,
+}
+
+/// The tables a window holds.
+#[derive(Clone, Copy)]
+pub(crate) struct Layout {
+    /// Whether the material has a DTZ table.
+    pub(crate) dtz: bool,
+    /// States per position of its counted table, 0 without one.
+    pub(crate) sheets: u64,
+    /// Most entries a window may hold over all tables ([`WINDOW_ENTRIES`]).
+    pub(crate) window_entries: u64,
+}
+
+/// The rule-table entries of one block of a slice, read whole.
+#[derive(Default)]
+pub(crate) struct Window {
+    /// The slice and the index of the block's first position, once loaded.
+    at: Option<(Slice, u64)>,
+    /// Positions in the block.
+    len: u64,
+    dtc: Vec<u16>,
+    dtz: Vec<u16>,
+    rwdl: Vec<u16>,
+    /// Every state of every position, by position.
+    counted: Vec<u16>,
+    sheets: u64,
+}
+
+impl Window {
+    /// Loads the block of `len` positions from index `first` of `slice`,
+    /// unless it is the one loaded.
+    pub(crate) fn load<V: Variant>(
+        &mut self,
+        rules: &RuleTablebase<V>,
+        slice: Slice,
+        (first, len): (u64, u64),
+        layout: Layout,
+    ) -> Result<(), ProbeError> {
+        if self.at == Some((slice, first)) {
+            return Ok(());
+        }
+        self.at = None;
+        let n = len as usize;
+        self.dtc.resize(n, 0);
+        rules.entries(slice, ValueKind::Dtc, first, &mut self.dtc)?;
+        self.rwdl.resize(n, 0);
+        rules.entries(slice, ValueKind::RuleWdl, first, &mut self.rwdl)?;
+        if layout.dtz {
+            self.dtz.resize(n, 0);
+            rules.entries(slice, ValueKind::Dtz, first, &mut self.dtz)?;
+        }
+        if layout.sheets > 0 {
+            self.counted.resize(n * layout.sheets as usize, 0);
+            let states = first * layout.sheets;
+            rules.entries(slice, ValueKind::CountedDtc, states, &mut self.counted)?;
+        }
+        (self.len, self.sheets, self.at) = (len, layout.sheets, Some((slice, first)));
+        Ok(())
+    }
+
+    /// The offset in the window of position `index` of `slice`, if it holds it.
+    #[inline]
+    pub(crate) fn local(&self, slice: Slice, index: u64) -> Option<usize> {
+        let (s, first) = self.at?;
+        (s == slice && index >= first && index - first < self.len).then(|| (index - first) as usize)
+    }
+
+    /// The stored DTC value at offset `local`.
+    #[inline]
+    pub(crate) fn dtc(&self, local: usize) -> u16 {
+        self.dtc[local]
+    }
+
+    /// The stored DTZ value at offset `local` (the material has a DTZ table).
+    #[inline]
+    pub(crate) fn dtz(&self, local: usize) -> u16 {
+        self.dtz[local]
+    }
+
+    /// The stored RWDL code at offset `local`.
+    #[inline]
+    pub(crate) fn rwdl(&self, local: usize) -> u16 {
+        self.rwdl[local]
+    }
+
+    /// Every stored counted state at offset `local`.
+    #[inline]
+    pub(crate) fn states(&self, local: usize) -> &[u16] {
+        let sheets = self.sheets as usize;
+        &self.counted[local * sheets..][..sheets]
+    }
+}
+
+/// The blocks of one slice and of its mirror as a thread reads them.
+pub(crate) struct Reader<'a, V: Variant> {
+    rules: &'a RuleTablebase<V>,
+    slice: Slice,
+    mirror: &'a SliceIndexer<V>,
+    layout: Layout,
+    /// Positions per block; 0 when the blocks are too large for windows.
+    block: u64,
+    /// The block of the position checked.
+    own: Window,
+    /// The mirror block its king moves reach.
+    king_block: Window,
+}
+
+impl<'a, V: Variant> Reader<'a, V> {
+    /// A reader of `slice`, whose mirror has the index `mirror`, for tables of
+    /// `layout`.
+    pub(crate) fn new(
+        rules: &'a RuleTablebase<V>,
+        slice: Slice,
+        mirror: &'a SliceIndexer<V>,
+        layout: Layout,
+    ) -> Reader<'a, V> {
+        Reader {
+            rules,
+            slice,
+            mirror,
+            layout,
+            block: window_block(mirror.king_placements(), layout),
+            own: Window::default(),
+            king_block: Window::default(),
+        }
+    }
+
+    /// The stored DTC, DTZ (`None` without a DTZ table) and RWDL values of
+    /// position `index` of the slice, `pos`; its counted states, if any, into
+    /// `states`.
+    pub(crate) fn own(
+        &mut self,
+        index: u64,
+        pos: &Position<V>,
+        states: &mut Vec<u16>,
+    ) -> Result<(Dtc, Option<Dtc>, RuleWdl), GenError> {
+        states.clear();
+        let Layout { dtz, sheets, .. } = self.layout;
+        if let Some(block_index) = index.checked_div(self.block) {
+            let first = block_index * self.block;
+            let (slice, layout) = (self.slice, self.layout);
+            self.own
+                .load(self.rules, slice, (first, self.block), layout)?;
+            let l = (index - first) as usize;
+            let w = &self.own;
+            states.extend_from_slice(w.states(l));
+            let rwdl = self.rwdl_code(slice, w.rwdl(l))?;
+            return Ok((
+                Dtc::from_raw(w.dtc(l)),
+                dtz.then(|| Dtc::from_raw(w.dtz(l))),
+                rwdl,
+            ));
+        }
+        states.resize(sheets as usize, 0);
+        if sheets > 0 {
+            let kind = ValueKind::CountedDtc;
+            self.rules
+                .entries(self.slice, kind, index * sheets, states)?;
+        }
+        let dtz = match dtz {
+            true => Some(self.rules.dtz(pos)?.unwrap_or(Dtc::DRAW)),
+            false => None,
+        };
+        Ok((self.rules.dtc(pos)?, dtz, self.rules.rwdl(pos)?))
+    }
+
+    /// Positions per chunk of the slice's walk: whole blocks when they are read
+    /// in windows, so that each is read once.
+    pub(crate) fn chunk(&self) -> u64 {
+        match self.block {
+            0 => CHUNK,
+            block => block * (CHUNK / block).max(1),
+        }
+    }
+
+    /// The moves of `pos` (White to move, of the slice) into `out`, each applied
+    /// and located; `moves` is scratch.
+    pub(crate) fn successors(
+        &mut self,
+        pos: &Position<V>,
+        moves: &mut Vec<Move>,
+        out: &mut Vec<Successor<V>>,
+    ) -> Result<(), ProbeError> {
+        moves.clear();
+        generate(pos, moves);
+        out.clear();
+        // Every king move keeps the men: the men's part of the index is found
+        // once (`SliceIndexer::index` is it plus `kings_index`).
+        let mut men: Option<u64> = None;
+        for mv in moves.iter() {
+            let after = apply(pos, mv);
+            let king = pos.kings() & (1u64 << mv.from_bit()) != 0;
+            let index = if mv.is_capture() || mv.is_promotion() {
+                None
+            } else {
+                let white = after.flipped();
+                Some(if king {
+                    let men = *men.get_or_insert_with(|| {
+                        self.mirror.index(&white) - self.mirror.kings_index(&white)
+                    });
+                    men + self.mirror.kings_index(&white)
+                } else {
+                    self.mirror.index(&white)
+                })
+            };
+            if let (Some(men), true, true) = (men, king && index.is_some(), self.block > 0) {
+                let (mirror, block, layout) = (self.mirror.slice(), self.block, self.layout);
+                self.king_block
+                    .load(self.rules, mirror, (men, block), layout)?;
+            }
+            out.push(Successor {
+                mv: *mv,
+                exit: is_exit(self.rules.set(), pos, mv, &after),
+                after,
+                king,
+                index,
+            });
+        }
+        Ok(())
+    }
+
+    /// The window holding position `index` of the mirror slice, and its offset
+    /// there, if one does.
+    #[inline]
+    fn window(&self, index: u64) -> Option<(&Window, usize)> {
+        let mirror = self.mirror.slice();
+        self.king_block
+            .local(mirror, index)
+            .map(|l| (&self.king_block, l))
+            .or_else(|| self.own.local(mirror, index).map(|l| (&self.own, l)))
+    }
+
+    /// One stored entry of the `kind` table of the mirror slice at `entry`,
+    /// through the block cache.
+    fn entry(&self, kind: ValueKind, entry: u64) -> Result<u16, ProbeError> {
+        let mut out = [0];
+        self.rules
+            .entries(self.mirror.slice(), kind, entry, &mut out)?;
+        Ok(out[0])
+    }
+
+    /// The DTC value of the position `to` reaches, for its side to move.
+    pub(crate) fn dtc(&self, to: &Successor<V>) -> Result<Dtc, ProbeError> {
+        Ok(match to.index {
+            Some(i) => Dtc::from_raw(match self.window(i) {
+                Some((w, l)) => w.dtc(l),
+                None => self.entry(ValueKind::Dtc, i)?,
+            }),
+            None => self.rules.dtc(&to.after)?,
+        })
+    }
+
+    /// The DTZ value of the position `to` reaches (the material keeps its DTZ
+    /// table: `to` is a quiet move), or a draw where it has none.
+    pub(crate) fn dtz(&self, to: &Successor<V>) -> Result<Dtc, ProbeError> {
+        Ok(match to.index {
+            Some(i) => Dtc::from_raw(match self.window(i) {
+                Some((w, l)) => w.dtz(l),
+                None => self.entry(ValueKind::Dtz, i)?,
+            }),
+            None => self.rules.dtz(&to.after)?.unwrap_or(Dtc::DRAW),
+        })
+    }
+
+    /// The RWDL value of the position `to` reaches.
+    pub(crate) fn rwdl(&self, to: &Successor<V>) -> Result<RuleWdl, GenError> {
+        let Some(i) = to.index else {
+            return Ok(self.rules.rwdl(&to.after)?);
+        };
+        let code = match self.window(i) {
+            Some((w, l)) => w.rwdl(l),
+            None => self.entry(ValueKind::RuleWdl, i)?,
+        };
+        self.rwdl_code(self.mirror.slice(), code)
+    }
+
+    /// The RWDL value stored as `code` in the table of `slice`.
+    fn rwdl_code(&self, slice: Slice, code: u16) -> Result<RuleWdl, GenError> {
+        RuleWdl::from_code(code).ok_or_else(|| {
+            GenError::Probe(ProbeError::CorruptTable {
+                path: self.rules.path(slice, ValueKind::RuleWdl),
+                reason: "an RWDL code above 4".into(),
+            })
+        })
+    }
+
+    /// Every stored counted state of position `i` of the mirror slice (which a
+    /// quiet move reaches), appended to `out`.
+    pub(crate) fn states(&self, i: u64, out: &mut Vec<u16>) -> Result<(), ProbeError> {
+        if let Some((w, l)) = self.window(i) {
+            out.extend_from_slice(w.states(l));
+            return Ok(());
+        }
+        let at = out.len();
+        out.resize(at + self.layout.sheets as usize, 0);
+        let first = i * self.layout.sheets;
+        self.rules.entries(
+            self.mirror.slice(),
+            ValueKind::CountedDtc,
+            first,
+            &mut out[at..],
+        )
+    }
+}
+
+/// The positions per window of a slice with `block` positions per men placement
+/// and tables of `layout`: the block, or 0 when it does not fit in the
+/// layout's window.
+pub(crate) fn window_block(block: u64, layout: Layout) -> u64 {
+    let per_position = 2 + u64::from(layout.dtz) + layout.sheets;
+    if block * per_position <= layout.window_entries {
+        block
+    } else {
+        0
+    }
+}
