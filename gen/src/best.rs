@@ -45,6 +45,16 @@ impl Best {
     }
 }
 
+/// The value, for its side to move, of a position where a count ends, whose
+/// outcome is `wdl`: at distance 0.
+pub(crate) fn reached(wdl: Wdl) -> Dtc {
+    match wdl {
+        Wdl::Win => Dtc::win(0),
+        Wdl::Loss => Dtc::loss(0),
+        Wdl::Draw => Dtc::DRAW,
+    }
+}
+
 /// Above every rank of a win and below every rank of a loss, negated.
 const RANK_SPAN: i32 = 1 << 17;
 

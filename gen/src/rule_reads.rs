@@ -12,6 +12,8 @@
 //! cost more than the checks themselves. Other reads (man moves, captures,
 //! promotions) go through the cache one entry at a time.
 
+use std::cell::Cell;
+
 use damka_core::{apply, generate, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl};
@@ -39,6 +41,8 @@ pub(crate) struct Successor<V: Variant> {
     /// The index of `after`, White to move, in the mirror slice, for a quiet
     /// move (the material stays); `None` for a capture or a promotion.
     pub(crate) index: Option<u64>,
+    /// The RWDL value of `after`, once read: several checks ask for it.
+    rwdl: Cell<Option<RuleWdl>>,
 }
 
 /// The tables a window holds.
@@ -255,6 +259,7 @@ impl<'a, V: Variant> Reader<'a, V> {
                 after,
                 king,
                 index,
+                rwdl: Cell::new(None),
             });
         }
         Ok(())
@@ -305,14 +310,21 @@ impl<'a, V: Variant> Reader<'a, V> {
 
     /// The RWDL value of the position `to` reaches.
     pub(crate) fn rwdl(&self, to: &Successor<V>) -> Result<RuleWdl, GenError> {
-        let Some(i) = to.index else {
-            return Ok(self.rules.rwdl(&to.after)?);
+        if let Some(rwdl) = to.rwdl.get() {
+            return Ok(rwdl);
+        }
+        let rwdl = match to.index {
+            None => self.rules.rwdl(&to.after)?,
+            Some(i) => {
+                let code = match self.window(i) {
+                    Some((w, l)) => w.rwdl(l),
+                    None => self.entry(ValueKind::RuleWdl, i)?,
+                };
+                self.rwdl_code(self.mirror.slice(), code)?
+            }
         };
-        let code = match self.window(i) {
-            Some((w, l)) => w.rwdl(l),
-            None => self.entry(ValueKind::RuleWdl, i)?,
-        };
-        self.rwdl_code(self.mirror.slice(), code)
+        to.rwdl.set(Some(rwdl));
+        Ok(rwdl)
     }
 
     /// The RWDL value stored as `code` in the table of `slice`.

@@ -31,7 +31,7 @@ use damka_probe::limits::{Counted, RuleSet, RuleTablebase, MAX_COUNTERS};
 use damka_probe::DEFAULT_CACHE_BYTES;
 use rayon::prelude::*;
 
-use crate::best::{rank, unrank};
+use crate::best::{self, rank, unrank};
 use crate::error::GenError;
 use crate::rule_reads::{window_block, Layout, Reader, Successor};
 
@@ -175,9 +175,13 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         reached.clear();
         for to in moves {
             let at = values.len();
-            let step = if to.after.pieces(to.after.side()) == 0 || to.exit {
-                let fresh = [0; MAX_COUNTERS];
-                values.push(self.rules.counted_move(pos, &fresh, &to.mv)?);
+            let step = if to.after.pieces(to.after.side()) == 0 {
+                values.push(Dtc::win(1));
+                Step::Conversion { at, len: 1 }
+            } else if to.exit {
+                // The phase ends: the value of the position reached, with
+                // fresh counters, one ply further.
+                values.push(best::reached(reader.rwdl(to)?.ruled()).back());
                 Step::Conversion { at, len: 1 }
             } else if let Some(index) = to.index {
                 let at = reached.len();

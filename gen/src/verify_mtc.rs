@@ -14,10 +14,11 @@ use damka_formats::table::ValueKind;
 use damka_formats::Dtc;
 use damka_probe::Tablebase;
 
+use crate::best::reached;
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
-use crate::verify_rules::{derive, reached, show};
+use crate::verify_rules::{derive, show};
 
 /// Verifies the MTC table of every slice under `root` that has one, reporting
 /// progress to `progress` (one group per slice).

@@ -26,7 +26,7 @@ use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::limits::{Counted, Phase, RuleSet, RuleTablebase, Verdict};
 use damka_probe::SliceTable;
 
-use crate::best::Best;
+use crate::best::{reached, Best};
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::rule_reads::{Layout, Reader, Successor, WINDOW_ENTRIES};
@@ -269,16 +269,6 @@ impl<'a, V: Variant> Checker<'a, V> {
             best.add_dtc(value.back());
         }
         Ok(best.value())
-    }
-}
-
-/// The value, for its side to move, of a position where a count ends, whose
-/// outcome is `wdl`: at distance 0.
-pub(crate) fn reached(wdl: Wdl) -> Dtc {
-    match wdl {
-        Wdl::Win => Dtc::win(0),
-        Wdl::Loss => Dtc::loss(0),
-        Wdl::Draw => Dtc::DRAW,
     }
 }
 
