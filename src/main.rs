@@ -26,6 +26,8 @@ enum Command {
     Probe(commands::probe::ProbeArgs),
     /// Re-derive every stored value from its successors.
     Verify(commands::verify::VerifyArgs),
+    /// Write the compact set of built tables: smaller DTW files for probing.
+    Compact(commands::compact::CompactArgs),
     /// Endgame statistics from built tables, as tables and plots.
     Stats(commands::stats::StatsArgs),
     /// List the material slices up to a number of pieces, in build order.
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => commands::gen::run(&args),
         Command::Probe(args) => commands::probe::run(&args),
         Command::Verify(args) => commands::verify::run(&args),
+        Command::Compact(args) => commands::compact::run(&args),
         Command::Stats(args) => commands::stats::run(&args),
         Command::Slices(args) => commands::slices::run(&args),
         Command::Rules(args) => commands::rules::run(&args),

@@ -11,6 +11,7 @@ use damka_probe::{PageBudget, ProbeError, Tablebase};
 use crate::budget::{
     default_budget, group_need, mib, page_slots, GroupNeed, PAGED_DEPENDENCIES_FLOOR,
 };
+use crate::compact::refuse_compact_set;
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
@@ -145,6 +146,7 @@ pub fn build<V: Variant>(
     };
     let tablebase = Tablebase::<V>::new(&options.root);
     let store = FileStore::new(tablebase.dir(), V::KIND)?;
+    refuse_compact_set::<V>(&options.root)?;
     let todo: Vec<Slice> = heads
         .into_iter()
         .filter(|&head| !(store.contains(head) && store.contains(head.mirror())))

@@ -14,7 +14,7 @@ use bitvec::vec::BitVec;
 use damka_core::{Slice, VariantKind};
 use damka_formats::{
     table::compress, table::encode_dtw, table::rule_table_file_name, table::table_file_name,
-    table::TableWriter, table::ValueKind,
+    table::Encoding, table::TableWriter, table::ValueKind,
 };
 use rayon::prelude::*;
 
@@ -234,7 +234,8 @@ impl FileStore {
                 message: format!("{blocks} blocks for {entries} entries"),
             });
         }
-        self.write_blocks(&path, (slice, kind, fingerprint), entries, block)
+        let header = (slice, kind, fingerprint, Encoding::Exact);
+        self.write_blocks(&path, header, entries, block)
     }
 
     /// Whether the rule table of `kind` of `slice` under `rules` is there.
@@ -255,13 +256,31 @@ impl FileStore {
         encode: &(dyn Fn(Range<usize>) -> Result<Vec<u8>, GenError> + Sync),
     ) -> Result<(), GenError> {
         let per_block = kind.block_entries() as usize;
-        self.write_blocks(path, (slice, kind, rules), entries, &|block| {
-            let range = block * per_block..((block + 1) * per_block).min(entries);
-            compress(&encode(range)?, kind.zstd_level()).map_err(|e| GenError::Write {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            })
-        })
+        self.write_blocks(
+            path,
+            (slice, kind, rules, Encoding::Exact),
+            entries,
+            &|block| {
+                let range = block * per_block..((block + 1) * per_block).min(entries);
+                compress(&encode(range)?, kind.zstd_level()).map_err(|e| GenError::Write {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                })
+            },
+        )
+    }
+
+    /// Writes the compact DTW file of `slice` ([`Encoding::Compact`]), of
+    /// `entries` entries, from its compressed `blocks`.
+    pub fn write_compact_dtw(
+        &self,
+        slice: Slice,
+        entries: usize,
+        blocks: &[Vec<u8>],
+    ) -> Result<(), GenError> {
+        let header = (slice, ValueKind::Dtw, 0, Encoding::Compact);
+        let path = self.path(slice, ValueKind::Dtw);
+        self.write_blocks(&path, header, entries, &|block| Ok(blocks[block].clone()))
     }
 
     /// Writes one file at `path` through a temporary file and a rename, its
@@ -269,7 +288,7 @@ impl FileStore {
     fn write_blocks(
         &self,
         path: &Path,
-        (slice, kind, rules): (Slice, ValueKind, u64),
+        (slice, kind, rules, encoding): (Slice, ValueKind, u64, Encoding),
         entries: usize,
         block: &(dyn Fn(usize) -> Result<Vec<u8>, GenError> + Sync),
     ) -> Result<(), GenError> {
@@ -283,6 +302,7 @@ impl FileStore {
         let mut writer =
             TableWriter::new(out, self.variant, slice, kind, entries as u64).map_err(fail)?;
         writer.set_rules(rules);
+        writer.set_encoding(encoding);
         let per_block = writer.block_entries() as usize;
         let blocks = entries.div_ceil(per_block);
         for first in (0..blocks).step_by(BATCH_BLOCKS) {

@@ -6,14 +6,14 @@ use std::sync::Arc;
 
 use damka_core::huge::HugeArray;
 use damka_core::{Position, Slice, SliceIndexer, Variant};
-use damka_formats::table::ValueKind;
+use damka_formats::table::{Encoding, ValueKind};
 use damka_formats::Value;
 use rayon::prelude::*;
 
 use crate::error::ProbeError;
 use crate::paged::{PageBudget, PagedValues};
 use crate::slots::open_checked;
-use crate::table::Access;
+use crate::table::{Access, TableFile};
 
 /// One slice's exact values, decoded into memory from its DTW table: what the
 /// generator reads its dependencies from, and bulk readers such as verification.
@@ -136,6 +136,7 @@ pub(crate) fn paged_table<V: Variant>(
     budget: Arc<PageBudget>,
 ) -> Result<SliceTable<V>, ProbeError> {
     let (file, indexer) = open_checked::<V>(path, slice, ValueKind::Dtw, 0, Access::Random, 1)?;
+    refuse_compact(&file)?;
     let values = PagedValues::new(file, budget).ok_or_else(|| ProbeError::CorruptTable {
         path: path.to_path_buf(),
         reason: "its blocks do not hold a power of two of entries".into(),
@@ -156,6 +157,7 @@ pub(crate) fn decode_table<V: Variant>(
 ) -> Result<Arc<SliceTable<V>>, ProbeError> {
     let (file, indexer) =
         open_checked::<V>(path, slice, kind, rules, Access::Sequential, per_position)?;
+    refuse_compact(&file)?;
     let corrupt = |reason: String| ProbeError::CorruptTable {
         path: path.to_path_buf(),
         reason,
@@ -209,4 +211,19 @@ pub(crate) fn decode_table<V: Variant>(
         RawValues::Wide(values)
     };
     Ok(Arc::new(SliceTable { indexer, values }))
+}
+
+/// Fails on a compact DTW file ([`Encoding::Compact`]): the callers of a decoded
+/// table (generation, verification, statistics) read every entry as exact.
+fn refuse_compact(file: &TableFile) -> Result<(), ProbeError> {
+    match file.header().encoding {
+        Encoding::Exact => Ok(()),
+        Encoding::Compact => Err(ProbeError::Version {
+            path: file.path().to_path_buf(),
+            reason: "a compact DTW table (`damka compact`: capture positions and one side to \
+                     move left out); generation, verification and statistics read the exact \
+                     tables that `damka gen` writes"
+                .into(),
+        }),
+    }
 }

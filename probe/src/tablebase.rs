@@ -18,6 +18,9 @@
 //! of the slice without one is resolved by a one-ply search, whose quiet moves
 //! lead into the stored mirror and whose promotions lead to slices with fewer men.
 //!
+//! A compact set (`damka compact`, `formats/FORMAT.md` "Compact DTW files") does
+//! the same with DTW files: one file per pair, capture positions don't-care.
+//!
 //! [`Tablebase::probe_wdl`] reads only WDL files; [`Tablebase::probe_value`],
 //! [`Tablebase::probe_dtw`] and the move functions only DTW files;
 //! [`Tablebase::probe_mtc`] only the MTC files (`<slice>.mtc.dkt`, built by
@@ -28,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use damka_core::{white_to_move, Position, Slice, Variant};
-use damka_formats::table::{slices_in, table_file_name, ValueKind};
+use damka_formats::table::{slices_in, table_file_name, Encoding, ValueKind};
 use damka_formats::{Dtc, Value, Wdl};
 
 use crate::cache::BlockCache;
@@ -49,20 +52,20 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 /// The most moves of a drawn line that [`Tablebase::pv`] gives.
 pub const PV_DRAW_PLIES: usize = 10;
 
-/// Where the WDL values of a slice come from.
+/// Where the WDL or the DTW values of a slice come from.
 #[derive(Debug)]
-enum WdlSource<V: Variant> {
-    /// Its own WDL table.
+enum Source<V: Variant> {
+    /// Its own table.
     Table(Box<Opened<V>>),
-    /// A one-ply search into the WDL table of its mirror.
+    /// A one-ply search into the table of its mirror.
     Mirror,
 }
 
 /// The tables of one slice, opened on first use.
 #[derive(Debug)]
 struct Slot<V: Variant> {
-    wdl: OnceLock<WdlSource<V>>,
-    dtw: OnceLock<Box<Opened<V>>>,
+    wdl: OnceLock<Source<V>>,
+    dtw: OnceLock<Source<V>>,
     mtc: OnceLock<Box<Opened<V>>>,
 }
 
@@ -195,16 +198,6 @@ impl<V: Variant> Tablebase<V> {
         self.slots.get(slice.material())
     }
 
-    /// The opened DTW table of `slice`, opening it on first use.
-    #[inline]
-    fn dtw_table(&self, slice: Slice) -> Result<&Opened<V>, ProbeError> {
-        let cell = &self.slot(slice)?.dtw;
-        match cell.get() {
-            Some(table) => Ok(table),
-            None => self.open_cell(cell, slice, ValueKind::Dtw),
-        }
-    }
-
     /// The opened MTC table of `slice`, opening it on first use.
     #[inline]
     fn mtc_table(&self, slice: Slice) -> Result<&Opened<V>, ProbeError> {
@@ -228,51 +221,69 @@ impl<V: Variant> Tablebase<V> {
         Ok(cell.get_or_init(|| opened))
     }
 
-    /// Where the WDL values of `slice` come from, found on first use.
+    /// The cell of the `kind` ([`ValueKind::Wdl`] or [`ValueKind::Dtw`]) source
+    /// of `slice`.
     #[inline]
-    fn wdl_source(&self, slice: Slice) -> Result<&WdlSource<V>, ProbeError> {
-        let cell = &self.slot(slice)?.wdl;
+    fn source_cell(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+    ) -> Result<&OnceLock<Source<V>>, ProbeError> {
+        let slot = self.slot(slice)?;
+        Ok(if kind == ValueKind::Wdl {
+            &slot.wdl
+        } else {
+            &slot.dtw
+        })
+    }
+
+    /// Where the `kind` ([`ValueKind::Wdl`] or [`ValueKind::Dtw`]) values of
+    /// `slice` come from, found on first use.
+    #[inline]
+    fn source(&self, slice: Slice, kind: ValueKind) -> Result<&Source<V>, ProbeError> {
+        let cell = self.source_cell(slice, kind)?;
         match cell.get() {
             Some(source) => Ok(source),
-            None => self.open_wdl(cell, slice),
+            None => self.open_source(cell, slice, kind),
         }
     }
 
-    /// Opens the WDL table of `slice`, or settles on its mirror's when it has
+    /// Opens the `kind` table of `slice`, or settles on its mirror's when it has
     /// none and the mirror has its own (never a mirror's mirror, so the one-ply
     /// search cannot loop). Failures are not kept.
     #[cold]
-    fn open_wdl<'a>(
+    fn open_source<'a>(
         &self,
-        cell: &'a OnceLock<WdlSource<V>>,
+        cell: &'a OnceLock<Source<V>>,
         slice: Slice,
-    ) -> Result<&'a WdlSource<V>, ProbeError> {
-        let source = match self.open_table(slice, ValueKind::Wdl, Access::Random) {
-            Ok(table) => WdlSource::Table(Box::new(table)),
+        kind: ValueKind,
+    ) -> Result<&'a Source<V>, ProbeError> {
+        let source = match self.open_table(slice, kind, Access::Random) {
+            Ok(table) => Source::Table(Box::new(table)),
             Err(missing @ ProbeError::MissingTable { .. }) => {
-                if slice.is_self_mirror() || !self.opens_own_wdl(slice.mirror())? {
+                if slice.is_self_mirror() || !self.opens_own(slice.mirror(), kind)? {
                     return Err(missing);
                 }
-                WdlSource::Mirror
+                Source::Mirror
             }
             Err(other) => return Err(other),
         };
         Ok(cell.get_or_init(|| source))
     }
 
-    /// Whether `slice` has a WDL table of its own, opening it into its cell if
-    /// it has. Only the slice's own file is looked at, never its mirror's: when
-    /// neither side of a group has a WDL file (a directory the generator is
+    /// Whether `slice` has a `kind` table of its own, opening it into its cell
+    /// if it has. Only the slice's own file is looked at, never its mirror's:
+    /// when neither side of a group has a file (a directory the generator is
     /// still writing), asking each side about the other would not end.
-    fn opens_own_wdl(&self, slice: Slice) -> Result<bool, ProbeError> {
-        let cell = &self.slot(slice)?.wdl;
+    fn opens_own(&self, slice: Slice, kind: ValueKind) -> Result<bool, ProbeError> {
+        let cell = self.source_cell(slice, kind)?;
         if let Some(source) = cell.get() {
-            return Ok(matches!(source, WdlSource::Table(_)));
+            return Ok(matches!(source, Source::Table(_)));
         }
-        match self.open_table(slice, ValueKind::Wdl, Access::Random) {
+        match self.open_table(slice, kind, Access::Random) {
             Ok(table) => {
-                let source = cell.get_or_init(|| WdlSource::Table(Box::new(table)));
-                Ok(matches!(source, WdlSource::Table(_)))
+                let source = cell.get_or_init(|| Source::Table(Box::new(table)));
+                Ok(matches!(source, Source::Table(_)))
             }
             Err(ProbeError::MissingTable { .. }) => Ok(false),
             Err(other) => Err(other),
@@ -317,7 +328,7 @@ impl<V: Variant> Tablebase<V> {
             let white = white_to_move(pos);
             let slice =
                 Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
-            if let WdlSource::Table(table) = self.wdl_source(slice)? {
+            if let Source::Table(table) = self.source(slice, ValueKind::Wdl)? {
                 return table.read(&self.cache, &white, |block, local| block.wdl(local));
             }
         }
@@ -341,14 +352,41 @@ impl<V: Variant> Tablebase<V> {
     /// the value the successors give.
     #[doc(hidden)]
     pub fn stored_wdl_at(&self, slice: Slice, index: u64) -> Result<Option<Wdl>, ProbeError> {
-        match self.wdl_source(slice)? {
-            WdlSource::Table(table) => Ok(Some(table.read_entry(
+        match self.source(slice, ValueKind::Wdl)? {
+            Source::Table(table) => Ok(Some(table.read_entry(
                 &self.cache,
                 index,
                 |block, local| block.wdl(local),
             )?)),
-            WdlSource::Mirror => Ok(None),
+            Source::Mirror => Ok(None),
         }
+    }
+
+    /// The DTW entry the tables store at `index` of `slice` (meaningful for a
+    /// position without a capture when the set is compact): `None` when the
+    /// slice has no DTW file of its own (its mirror holds the pair's, in a
+    /// compact set). Verification compares it with the value the successors
+    /// give.
+    #[doc(hidden)]
+    pub fn stored_dtw_at(&self, slice: Slice, index: u64) -> Result<Option<Value>, ProbeError> {
+        match self.source(slice, ValueKind::Dtw)? {
+            Source::Table(table) => {
+                let raw = table.read_entry(&self.cache, index, |block, local| block.raw(local))?;
+                Ok(Some(Value::from_raw(
+                    raw.ok_or_else(|| wdl_block_in(table))?,
+                )))
+            }
+            Source::Mirror => Ok(None),
+        }
+    }
+
+    /// Whether the DTW values of `slice` come from a compact file (`damka
+    /// compact`): its own, or its mirror's through a one-ply search.
+    pub fn is_compact(&self, slice: Slice) -> Result<bool, ProbeError> {
+        Ok(match self.source(slice, ValueKind::Dtw)? {
+            Source::Table(table) => table.file.header().encoding == Encoding::Compact,
+            Source::Mirror => true,
+        })
     }
 
     /// The value of `pos` for its side to move: WDL and DTW, with no move limits,
@@ -363,43 +401,27 @@ impl<V: Variant> Tablebase<V> {
         if !self.check(pos)? {
             return Ok(Value::LOST);
         }
-        if has_capture(pos) {
-            let mut moves = Vec::new();
-            generate(pos, &mut moves);
-            return Ok(self.best(pos, &moves)?.map_or(Value::LOST, |(_, v)| v));
+        if !has_capture(pos) {
+            let white = white_to_move(pos);
+            let slice =
+                Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
+            if let Source::Table(table) = self.source(slice, ValueKind::Dtw)? {
+                return Ok(Value::from_raw(self.raw_entry(table, &white)?));
+            }
         }
-        self.stored_value(pos)
+        // A capture position, or a slice whose mirror holds the DTW file (a
+        // compact set): the best of the moves.
+        let mut moves = Vec::new();
+        generate(pos, &mut moves);
+        Ok(self.best(pos, &moves)?.map_or(Value::LOST, |(_, v)| v))
     }
 
-    /// The value the DTW table stores for `pos`, either side to move, with no
-    /// capture search (the tables store capture positions' values exactly).
-    #[doc(hidden)]
+    /// The raw entry that `table` (a DTW or MTC table) stores for `white`, a
+    /// position of its slice with White to move.
     #[inline]
-    pub fn stored_value(&self, pos: &Position<V>) -> Result<Value, ProbeError> {
-        Ok(self
-            .stored_raw(pos, ValueKind::Dtw)?
-            .map_or(Value::LOST, Value::from_raw))
-    }
-
-    /// The raw entry that the `kind` table ([`ValueKind::Dtw`] or
-    /// [`ValueKind::Mtc`]) of its slice stores for `pos`, either side to move;
-    /// `None` when the side to move has no pieces (it has lost).
-    #[inline]
-    fn stored_raw(&self, pos: &Position<V>, kind: ValueKind) -> Result<Option<u16>, ProbeError> {
-        if !self.check(pos)? {
-            return Ok(None);
-        }
-        let white = white_to_move(pos);
-        let slice = Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
-        let table = match kind {
-            ValueKind::Mtc => self.mtc_table(slice)?,
-            _ => self.dtw_table(slice)?,
-        };
-        let raw = table.read(&self.cache, &white, |block, local| block.raw(local))?;
-        raw.map(Some).ok_or_else(|| ProbeError::CorruptTable {
-            path: table.file.path().to_path_buf(),
-            reason: format!("a WDL block in a {} table", kind.name()),
-        })
+    fn raw_entry(&self, table: &Opened<V>, white: &Position<V>) -> Result<u16, ProbeError> {
+        let raw = table.read(&self.cache, white, |block, local| block.raw(local))?;
+        raw.ok_or_else(|| wdl_block_in(table))
     }
 
     /// The distance to win in plies (for a win or a loss: the plies to the end of
@@ -417,8 +439,14 @@ impl<V: Variant> Tablebase<V> {
     /// positions included, is stored exactly): [`ProbeError::MissingTable`] when
     /// it was not built.
     pub fn probe_mtc(&self, pos: impl Query<V>) -> Result<Dtc, ProbeError> {
-        let raw = self.stored_raw(&pos.position()?, ValueKind::Mtc)?;
-        Ok(raw.map_or(Dtc::loss(0), Dtc::from_raw))
+        let pos = pos.position()?;
+        if !self.check(&pos)? {
+            return Ok(Dtc::loss(0));
+        }
+        let white = white_to_move(&pos);
+        let slice = Slice::of(&white).map_err(|e| ProbeError::InvalidPosition(e.to_string()))?;
+        let raw = self.raw_entry(self.mtc_table(slice)?, &white)?;
+        Ok(Dtc::from_raw(raw))
     }
 
     /// A best move: the shortest win, else a drawing move, else the longest loss.
@@ -494,13 +522,13 @@ impl<V: Variant> Tablebase<V> {
     }
 
     /// Checks every block checksum and the whole-file checksum of the tables of
-    /// `slice` (its WDL table only if it has its own, its MTC table if it has
-    /// one); returns the bytes checked.
+    /// `slice` (its WDL and DTW tables only if it has its own, its MTC table if it
+    /// has one); returns the bytes checked.
     #[doc(hidden)]
     pub fn check_checksums(&self, slice: Slice) -> Result<u64, ProbeError> {
         let mut bytes = 0;
         for kind in [ValueKind::Wdl, ValueKind::Dtw, ValueKind::Mtc] {
-            let shared = kind == ValueKind::Wdl
+            let shared = kind != ValueKind::Mtc
                 && !slice.is_self_mirror()
                 && !self.path(slice, kind).exists()
                 && self.path(slice.mirror(), kind).is_file();
@@ -513,6 +541,14 @@ impl<V: Variant> Tablebase<V> {
             bytes += table.file.byte_len();
         }
         Ok(bytes)
+    }
+}
+
+/// The error for a WDL block found in `table`, a table of raw values.
+fn wdl_block_in<V: Variant>(table: &Opened<V>) -> ProbeError {
+    ProbeError::CorruptTable {
+        path: table.file.path().to_path_buf(),
+        reason: format!("a WDL block in a {} table", table.file.header().kind.name()),
     }
 }
 

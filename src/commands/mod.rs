@@ -1,6 +1,7 @@
 //! One module per subcommand; each exposes its clap arguments and a `run` function.
 
 pub mod bars;
+pub mod compact;
 pub mod gen;
 pub mod input;
 pub mod moves;

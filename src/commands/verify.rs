@@ -1,4 +1,5 @@
-//! `damka verify`: re-derives every stored value from its successors, or with
+//! `damka verify`: re-derives every stored value from its successors (of a
+//! compact set, `damka_gen::verify_compact`), or with
 //! `--checksums-only` checks every block's checksum; with `--rules SET`, checks
 //! that set's rule tables instead (`damka_gen::verify_rules`), and with
 //! `--metric mtc` the MTC tables (`damka_gen::verify_mtc`).
@@ -7,7 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damka_core::{International, Russian, Slice, Variant, VariantKind};
+use damka_gen::compact::is_compact_set;
 use damka_gen::verify::{verify, verify_checksums};
+use damka_gen::verify_compact::verify_compact;
 use damka_gen::verify_mtc::verify_mtc;
 use damka_gen::verify_rules::verify_rules_of;
 use damka_gen::{OnProgress, Progress};
@@ -127,11 +130,12 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         None => {
             let bars = Bars::verify(None, args.quiet);
             let draw = |event: Progress| bars.show(event);
-            verify::<V>(
-                &args.dir,
-                args.slice,
-                (!args.quiet).then_some(&draw as OnProgress<'_>),
-            )?
+            let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
+            if is_compact_set::<V>(&args.dir)? {
+                verify_compact::<V>(&args.dir, args.slice, progress)?
+            } else {
+                verify::<V>(&args.dir, args.slice, progress)?
+            }
         }
     };
     if report.tables == 0 {

@@ -9,6 +9,7 @@ use damka_core::variant::VariantKind;
 
 use super::bytes::{u32_at, u64_at};
 use super::checksum::hash;
+use super::encoding::Encoding;
 use super::error::TableFormatError;
 use super::kind::ValueKind;
 use super::layout::{ALIGN, BLOCK_ENTRY_LEN, MAX_BLOCK_ENTRIES};
@@ -47,6 +48,8 @@ pub struct TableHeader {
     /// The fingerprint of the rule set a [`ValueKind::Dtc`] or
     /// [`ValueKind::RuleWdl`] table was built under; 0 for the other kinds.
     pub rules: u64,
+    /// Which entries hold their exact values.
+    pub encoding: Encoding,
 }
 
 impl TableHeader {
@@ -82,8 +85,9 @@ impl TableHeader {
         out[17] = m.white_kings as u8;
         out[18] = m.black_men as u8;
         out[19] = m.black_kings as u8;
-        // 20: layout 0 (whole slice, index order); 21: encoding 0; 22: compression
-        // 1 (zstd); 23: dictionary 0 (none).
+        // 20: layout 0 (whole slice, index order); 22: compression 1 (zstd); 23:
+        // dictionary 0 (none).
+        out[21] = self.encoding.code();
         out[22] = 1;
         out[24..32].copy_from_slice(&self.entries.to_le_bytes());
         out[32..36].copy_from_slice(&self.block_entries.to_le_bytes());
@@ -138,12 +142,18 @@ impl TableHeader {
             .ok_or_else(|| TableFormatError::Invalid(format!("value kind {}", bytes[13])))?;
         let (layout, encoding, compression, dictionary) =
             (bytes[20], bytes[21], bytes[22], bytes[23]);
-        if layout != 0 || encoding != 0 || compression != 1 || dictionary != 0 {
+        if layout != 0 || compression != 1 || dictionary != 0 {
             return Err(TableFormatError::Version(format!(
-                "layout {layout}, encoding {encoding}, compression {compression}, dictionary \
-                 {dictionary}; this program reads 0, 0, 1, 0"
+                "layout {layout}, compression {compression}, dictionary {dictionary}; this \
+                 program reads 0, 1, 0"
             )));
         }
+        let encoding = Encoding::from_code(encoding, kind).ok_or_else(|| {
+            TableFormatError::Version(format!(
+                "entry encoding {encoding} for a {} table; this program reads 0, and 1 for DTW",
+                kind.name()
+            ))
+        })?;
         let material = Material {
             white_men: bytes[16] as u32,
             white_kings: bytes[17] as u32,
@@ -162,6 +172,7 @@ impl TableHeader {
             table_hash: u64_at(bytes, 48),
             file_hash: u64_at(bytes, 56),
             rules: u64_at(bytes, 64),
+            encoding,
         };
         if header.block_entries == 0
             || header.block_entries > MAX_BLOCK_ENTRIES

@@ -124,6 +124,7 @@ mod tests {
     use super::*;
     use crate::table::compress::compress;
     use crate::table::dtw::{encode_dtw, DTW_BLOCK_ENTRIES};
+    use crate::table::encoding::Encoding;
     use crate::table::writer::TableWriter;
     use damka_core::variant::VariantKind;
     use std::io::Cursor;
@@ -165,6 +166,41 @@ mod tests {
             let start = block as usize * DTW_BLOCK_ENTRIES as usize;
             for local in 0..header.entries_in(block) {
                 assert_eq!(decoded.value(local).unwrap().raw(), values[start + local]);
+            }
+        }
+    }
+
+    /// `file` with header byte `at` set to `value` and the header checksum
+    /// made right again.
+    fn with_header_byte(file: &[u8], at: usize, value: u8) -> Vec<u8> {
+        let mut bytes = file.to_vec();
+        bytes[at] = value;
+        let hash = crate::table::checksum::hash(&bytes[..HEADER_LEN - 8]);
+        bytes[HEADER_LEN - 8..HEADER_LEN].copy_from_slice(&hash.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn the_entry_encoding_is_recorded_and_checked() {
+        let (_, file) = sample(100);
+        assert_eq!(file[21], 0);
+        assert_eq!(
+            TableHeader::decode(&file).unwrap().encoding,
+            Encoding::Exact
+        );
+        let compact = with_header_byte(&file, 21, 1);
+        let header = TableHeader::decode(&compact).unwrap();
+        assert_eq!(header.encoding, Encoding::Compact);
+        assert_eq!(header.encode().as_slice(), &compact[..HEADER_LEN]);
+        // Compact is for DTW files only; 2 is no encoding at all.
+        let wdl = with_header_byte(&compact, 13, ValueKind::Wdl.code());
+        let unknown = with_header_byte(&file, 21, 2);
+        for bad in [wdl, unknown] {
+            match TableHeader::decode(&bad) {
+                Err(TableFormatError::Version(reason)) => {
+                    assert!(reason.contains("entry encoding"), "{reason}")
+                }
+                other => panic!("{other:?}"),
             }
         }
     }

@@ -6,6 +6,7 @@ use damka_core::slice::Slice;
 use damka_core::variant::VariantKind;
 
 use super::checksum::{hash, Hasher};
+use super::encoding::Encoding;
 use super::header::{TableHeader, HEADER_LEN};
 use super::kind::ValueKind;
 use super::layout::{ALIGN, BLOCK_ENTRY_LEN};
@@ -44,6 +45,7 @@ impl<W: Write + Seek> TableWriter<W> {
                 table_hash: 0,
                 file_hash: 0,
                 rules: 0,
+                encoding: Encoding::Exact,
             },
             table: Vec::new(),
             position: HEADER_LEN as u64,
@@ -54,6 +56,11 @@ impl<W: Write + Seek> TableWriter<W> {
     /// Records the fingerprint of the rule set the table is built under.
     pub fn set_rules(&mut self, fingerprint: u64) {
         self.header.rules = fingerprint;
+    }
+
+    /// Records which entries the table stores exactly (by default, all).
+    pub fn set_encoding(&mut self, encoding: Encoding) {
+        self.header.encoding = encoding;
     }
 
     /// Entries per block: every block but the last must hold exactly this many.
