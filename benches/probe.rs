@@ -11,7 +11,13 @@
 //! - `wdl/capture`: positions whose side to move must capture, resolved by the
 //!   capture search (blocks cached);
 //! - `wdl/2-threads`: two threads probing as in `wdl/cached` at once; the time is
-//!   per probe of one thread.
+//!   per probe of one thread;
+//! - `dtw-compact/stored` and `dtw-compact/one-ply`: the compact set of the same
+//!   tables (`damka compact`, written into a temporary directory first, or read
+//!   from `$DAMKA_BENCH_COMPACT/russian`), positions without a capture of the side
+//!   of each pair that has the compact DTW file, and of the other side; blocks
+//!   cached. `dtw/exact-one-ply` probes the positions of `dtw-compact/one-ply` in
+//!   the exact tables, for comparison.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -56,17 +62,28 @@ enum Kind {
     Capture,
 }
 
+/// The compact set of the tables under `dir`, and whether it is temporary.
+fn compact_tables(dir: &Path) -> (PathBuf, bool) {
+    if let Some(compact) = std::env::var_os("DAMKA_BENCH_COMPACT") {
+        return (PathBuf::from(compact), false);
+    }
+    let compact = std::env::temp_dir().join(format!("damka-bench-compact-{}", std::process::id()));
+    damka_gen::compact::compact::<Russian>(dir, &compact, Some(PIECES), None).unwrap();
+    (compact, true)
+}
+
 /// Random legal positions of the `PIECES`-piece slices under `dir`, either side
-/// to move, of the given kind.
-fn positions(dir: &Path, kind: Kind) -> Vec<Position<Russian>> {
+/// to move, of the given kind: `Stored` and `OnePly` as the slice has a `file`
+/// table of its own or not.
+fn positions(dir: &Path, kind: Kind, file: ValueKind) -> Vec<Position<Russian>> {
     let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(PIECES)
         .into_iter()
         .filter(|s| s.pieces() == PIECES)
         .map(|s| SliceIndexer::new(s).unwrap())
         .collect();
-    let has_wdl = |slice: Slice| {
+    let has_file = |slice: Slice| {
         Tablebase::<Russian>::variant_dir(dir)
-            .join(table_file_name(slice, ValueKind::Wdl))
+            .join(table_file_name(slice, file))
             .exists()
     };
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -85,7 +102,7 @@ fn positions(dir: &Path, kind: Kind) -> Vec<Position<Russian>> {
         }
         let found = if has_capture(&pos) {
             Kind::Capture
-        } else if has_wdl(Slice::of(&pos).unwrap()) {
+        } else if has_file(Slice::of(&pos).unwrap()) {
             Kind::Stored
         } else {
             Kind::OnePly
@@ -118,13 +135,21 @@ fn run(
 
 fn probe(c: &mut Criterion) {
     let (dir, temporary) = tables();
-    let quiet = positions(&dir, Kind::Stored);
-    let one_ply = positions(&dir, Kind::OnePly);
-    let captures = positions(&dir, Kind::Capture);
+    let quiet = positions(&dir, Kind::Stored, ValueKind::Wdl);
+    let one_ply = positions(&dir, Kind::OnePly, ValueKind::Wdl);
+    let captures = positions(&dir, Kind::Capture, ValueKind::Wdl);
+    let (compact_dir, compact_temporary) = compact_tables(&dir);
+    let compact_stored = positions(&compact_dir, Kind::Stored, ValueKind::Dtw);
+    let compact_one_ply = positions(&compact_dir, Kind::OnePly, ValueKind::Dtw);
+    let compact = Tablebase::<Russian>::with_cache_bytes(&compact_dir, 1 << 30);
     let warm = Tablebase::<Russian>::with_cache_bytes(&dir, 1 << 30);
     for pos in quiet.iter().chain(&one_ply).chain(&captures) {
         warm.probe_wdl(pos).unwrap();
         warm.probe_dtw(pos).unwrap();
+    }
+    for pos in compact_stored.iter().chain(&compact_one_ply) {
+        warm.probe_dtw(pos).unwrap();
+        compact.probe_dtw(pos).unwrap();
     }
     let cold = Tablebase::<Russian>::with_cache_bytes(&dir, 0);
 
@@ -154,7 +179,19 @@ fn probe(c: &mut Criterion) {
             })
         })
     });
+    group.bench_function("dtw-compact/stored", |b| {
+        b.iter_custom(|iters| run(&compact, &compact_stored, iters, true))
+    });
+    group.bench_function("dtw-compact/one-ply", |b| {
+        b.iter_custom(|iters| run(&compact, &compact_one_ply, iters, true))
+    });
+    group.bench_function("dtw/exact-one-ply", |b| {
+        b.iter_custom(|iters| run(&warm, &compact_one_ply, iters, true))
+    });
     group.finish();
+    if compact_temporary {
+        std::fs::remove_dir_all(&compact_dir).unwrap();
+    }
     if temporary {
         std::fs::remove_dir_all(&dir).unwrap();
     }

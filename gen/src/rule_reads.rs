@@ -110,22 +110,16 @@ impl Window {
         (s == slice && index >= first && index - first < self.len).then(|| (index - first) as usize)
     }
 
-    /// The stored DTC value at offset `local`.
+    /// The stored entry of the `kind` table ([`ValueKind::Dtc`],
+    /// [`ValueKind::Dtz`] when the material has a DTZ table, or
+    /// [`ValueKind::RuleWdl`]) at offset `local`.
     #[inline]
-    pub(crate) fn dtc(&self, local: usize) -> u16 {
-        self.dtc[local]
-    }
-
-    /// The stored DTZ value at offset `local` (the material has a DTZ table).
-    #[inline]
-    pub(crate) fn dtz(&self, local: usize) -> u16 {
-        self.dtz[local]
-    }
-
-    /// The stored RWDL code at offset `local`.
-    #[inline]
-    pub(crate) fn rwdl(&self, local: usize) -> u16 {
-        self.rwdl[local]
+    pub(crate) fn raw(&self, kind: ValueKind, local: usize) -> u16 {
+        match kind {
+            ValueKind::Dtc => self.dtc[local],
+            ValueKind::Dtz => self.dtz[local],
+            _ => self.rwdl[local],
+        }
     }
 
     /// Every stored counted state at offset `local`.
@@ -189,10 +183,10 @@ impl<'a, V: Variant> Reader<'a, V> {
             let l = (index - first) as usize;
             let w = &self.own;
             states.extend_from_slice(w.states(l));
-            let rwdl = self.rwdl_code(slice, w.rwdl(l))?;
+            let rwdl = self.rwdl_code(slice, w.raw(ValueKind::RuleWdl, l))?;
             return Ok((
-                Dtc::from_raw(w.dtc(l)),
-                dtz.then(|| Dtc::from_raw(w.dtz(l))),
+                Dtc::from_raw(w.raw(ValueKind::Dtc, l)),
+                dtz.then(|| Dtc::from_raw(w.raw(ValueKind::Dtz, l))),
                 rwdl,
             ));
         }
@@ -276,22 +270,23 @@ impl<'a, V: Variant> Reader<'a, V> {
             .or_else(|| self.own.local(mirror, index).map(|l| (&self.own, l)))
     }
 
-    /// One stored entry of the `kind` table of the mirror slice at `entry`,
-    /// through the block cache.
-    fn entry(&self, kind: ValueKind, entry: u64) -> Result<u16, ProbeError> {
+    /// The stored entry of the `kind` table ([`Window::raw`]'s kinds) of the
+    /// mirror slice at `index`: from a window that holds it, else through the
+    /// block cache.
+    fn stored(&self, kind: ValueKind, index: u64) -> Result<u16, ProbeError> {
+        if let Some((window, local)) = self.window(index) {
+            return Ok(window.raw(kind, local));
+        }
         let mut out = [0];
         self.rules
-            .entries(self.mirror.slice(), kind, entry, &mut out)?;
+            .entries(self.mirror.slice(), kind, index, &mut out)?;
         Ok(out[0])
     }
 
     /// The DTC value of the position `to` reaches, for its side to move.
     pub(crate) fn dtc(&self, to: &Successor<V>) -> Result<Dtc, ProbeError> {
         Ok(match to.index {
-            Some(i) => Dtc::from_raw(match self.window(i) {
-                Some((w, l)) => w.dtc(l),
-                None => self.entry(ValueKind::Dtc, i)?,
-            }),
+            Some(i) => Dtc::from_raw(self.stored(ValueKind::Dtc, i)?),
             None => self.rules.dtc(&to.after)?,
         })
     }
@@ -300,10 +295,7 @@ impl<'a, V: Variant> Reader<'a, V> {
     /// table: `to` is a quiet move), or a draw where it has none.
     pub(crate) fn dtz(&self, to: &Successor<V>) -> Result<Dtc, ProbeError> {
         Ok(match to.index {
-            Some(i) => Dtc::from_raw(match self.window(i) {
-                Some((w, l)) => w.dtz(l),
-                None => self.entry(ValueKind::Dtz, i)?,
-            }),
+            Some(i) => Dtc::from_raw(self.stored(ValueKind::Dtz, i)?),
             None => self.rules.dtz(&to.after)?.unwrap_or(Dtc::DRAW),
         })
     }
@@ -316,10 +308,7 @@ impl<'a, V: Variant> Reader<'a, V> {
         let rwdl = match to.index {
             None => self.rules.rwdl(&to.after)?,
             Some(i) => {
-                let code = match self.window(i) {
-                    Some((w, l)) => w.rwdl(l),
-                    None => self.entry(ValueKind::RuleWdl, i)?,
-                };
+                let code = self.stored(ValueKind::RuleWdl, i)?;
                 self.rwdl_code(self.mirror.slice(), code)?
             }
         };
