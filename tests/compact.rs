@@ -74,8 +74,10 @@ fn compact_set_probes_like_the_exact_set() {
                 .len();
         }
     }
+    // Of each pair the smaller side is kept: about 0.29 of the exact bytes up to
+    // 4 pieces, 0.39 if the larger side were.
     assert!(
-        compact_bytes * 2 < exact_bytes,
+        compact_bytes * 3 < exact_bytes,
         "compact {compact_bytes} bytes, exact {exact_bytes}"
     );
 

@@ -16,7 +16,7 @@
 use std::fs;
 use std::path::Path;
 
-use damka_core::{has_capture, Slice, Variant};
+use damka_core::{has_capture, Slice, SliceIndexer, Variant};
 use damka_formats::table::{compress, encode_dtw, table_file_name, ValueKind, DTW_ZSTD_LEVEL};
 use damka_probe::{SliceTable, Tablebase};
 use rayon::prelude::*;
@@ -84,7 +84,8 @@ pub fn compact<V: Variant>(
             report.skipped += 1;
             continue;
         }
-        let mut best: Option<(Slice, usize, Vec<Vec<u8>>)> = None;
+        // The side to keep: its slice, its compressed blocks and their bytes.
+        let mut best: Option<(Slice, Vec<Vec<u8>>, usize)> = None;
         for &slice in &sides {
             let table = tablebase.slice_table(slice)?;
             let positions = table.len() as u64;
@@ -95,11 +96,15 @@ pub fn compact<V: Variant>(
             report.positions += positions;
             report.exact_bytes += file_len(&tablebase.path(slice, ValueKind::Dtw))?;
             let bytes: usize = blocks.iter().map(Vec::len).sum();
-            if best.as_ref().is_none_or(|(_, b, _)| bytes < *b) {
-                best = Some((slice, table.len(), blocks));
+            if best
+                .as_ref()
+                .is_none_or(|&(_, _, smallest)| bytes < smallest)
+            {
+                best = Some((slice, blocks, bytes));
             }
         }
-        if let Some((slice, entries, blocks)) = best {
+        if let Some((slice, blocks, _)) = best {
+            let entries = SliceIndexer::<V>::new(slice)?.size() as usize;
             store.write_compact_dtw(slice, entries, &blocks)?;
             report.compact_bytes += file_len(&target.join(table_file_name(slice, ValueKind::Dtw)))?;
             report.pairs += 1;
