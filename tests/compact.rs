@@ -226,3 +226,31 @@ fn readers_of_exact_tables_refuse_a_compact_set() {
     assert!(!same.ok);
     assert!(same.err.contains("another directory"), "{}", same.err);
 }
+
+#[test]
+fn an_interrupted_compaction_resumes_to_the_same_bytes() {
+    let (exact, compact) = compacted("resume", 3);
+    let files = || common::russian_files(compact.path());
+    let whole = files();
+    // A run killed while writing one pair: its file missing, a temporary left.
+    let slice = kept(compact.path(), "1M1K-1M0K".parse().unwrap());
+    let path = dtw_path(compact.path(), slice);
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(path.with_extension("dkt.tmp"), b"half a table").unwrap();
+    let run = damka(
+        &[
+            "compact",
+            "--variant",
+            "russian",
+            "--dir",
+            exact.path().to_str().unwrap(),
+            "--out",
+            compact.path().to_str().unwrap(),
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(run.ok, "{}", run.err);
+    assert!(run.out.starts_with("compacted 1 pairs"), "{}", run.out);
+    assert_eq!(files(), whole);
+}
