@@ -179,14 +179,15 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32, sample: usize) {
     }
 }
 
+/// The sampling step the arguments after the piece count give (default 8).
+fn sample(rest: &[String]) -> usize {
+    rest.first()
+        .map_or(8, |s| s.parse().expect("a sample step"))
+}
+
 fn main() {
-    let (russian, dir, max_pieces, rest) = common::args();
-    let sample = rest
-        .first()
-        .map_or(8, |s| s.parse().expect("a sample step"));
-    if russian {
-        measure::<Russian>(&dir, max_pieces, sample)
-    } else {
-        measure::<International>(&dir, max_pieces, sample)
-    }
+    common::by_variant(
+        |dir, max_pieces, rest| measure::<Russian>(dir, max_pieces, sample(rest)),
+        |dir, max_pieces, rest| measure::<International>(dir, max_pieces, sample(rest)),
+    )
 }

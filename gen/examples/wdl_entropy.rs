@@ -182,10 +182,8 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
 }
 
 fn main() {
-    let (russian, dir, max_pieces, _) = common::args();
-    if russian {
-        measure::<Russian>(&dir, max_pieces)
-    } else {
-        measure::<International>(&dir, max_pieces)
-    }
+    common::by_variant(
+        |dir, max_pieces, _| measure::<Russian>(dir, max_pieces),
+        |dir, max_pieces, _| measure::<International>(dir, max_pieces),
+    )
 }

@@ -41,6 +41,15 @@ pub fn args() -> (bool, PathBuf, u32, Vec<String>) {
     )
 }
 
+/// Runs the measurement of the variant the arguments name (`VARIANT DIR
+/// [MAX_PIECES] [REST...]`, see [`args`]): `russian` or `international`, given the
+/// table directory, the most pieces and the arguments after them.
+pub fn by_variant(russian: fn(&Path, u32, &[String]), international: fn(&Path, u32, &[String])) {
+    let (is_russian, dir, max_pieces, rest) = args();
+    let measure = if is_russian { russian } else { international };
+    measure(&dir, max_pieces, &rest)
+}
+
 /// `values` with every entry not cared for (`care` false) replaced by the entry
 /// before it, and those before the first cared-for entry by that entry (`default`
 /// when there is none): how format 2 fills don't-care entries.
