@@ -266,3 +266,35 @@ fn a_group_without_a_wdl_file_is_a_missing_table() {
         "verifying the group names the missing file"
     );
 }
+
+#[test]
+fn an_exact_set_missing_one_dtw_file_is_a_missing_table() {
+    // Only a compact set (`damka compact`) keeps one DTW file per pair; an exact
+    // set without one of them is damaged, and the probe says which file is
+    // missing rather than searching into the mirror's.
+    let tmp = built("no-dtw", 3);
+    let dir = tmp.path().to_path_buf();
+    let slice: Slice = "1M1K-1M0K".parse().unwrap();
+    std::fs::remove_file(
+        dir.join("russian")
+            .join(table_file_name(slice, ValueKind::Dtw)),
+    )
+    .unwrap();
+    let tb = Tablebase::<Russian>::new(&dir);
+    let positions = random_positions(&[slice, slice.mirror()], 200, 0xD7);
+    let (mut missing, mut mirror) = (0, 0);
+    for pos in &positions {
+        let white_side = damka_core::white_to_move(pos).material() == slice.material();
+        match tb.probe_value(pos) {
+            Err(ProbeError::MissingTable { slice: name, path }) => {
+                assert_eq!(name, slice.name());
+                assert!(path.ends_with(table_file_name(slice, ValueKind::Dtw)));
+                missing += 1;
+            }
+            Err(other) => panic!("{pos}: {other}"),
+            Ok(_) => mirror += usize::from(!white_side),
+        }
+    }
+    assert!(missing > 0, "positions of the slice without its file");
+    assert!(mirror > 0, "positions of the mirror, whose file is there");
+}

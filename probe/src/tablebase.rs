@@ -250,7 +250,10 @@ impl<V: Variant> Tablebase<V> {
 
     /// Opens the `kind` table of `slice`, or settles on its mirror's when it has
     /// none and the mirror has its own (never a mirror's mirror, so the one-ply
-    /// search cannot loop). Failures are not kept.
+    /// search cannot loop): for WDL always, since a set keeps one WDL file per
+    /// pair; for DTW only when the mirror's file is compact (`damka compact`
+    /// leaves one side out), since an exact set missing a DTW file is damaged.
+    /// Failures are not kept.
     #[cold]
     fn open_source<'a>(
         &self,
@@ -262,6 +265,12 @@ impl<V: Variant> Tablebase<V> {
             Ok(table) => Source::Table(Box::new(table)),
             Err(missing @ ProbeError::MissingTable { .. }) => {
                 if slice.is_self_mirror() || !self.opens_own(slice.mirror(), kind)? {
+                    return Err(missing);
+                }
+                let mirror = self.source_cell(slice.mirror(), kind)?.get();
+                let compact = matches!(mirror, Some(Source::Table(t))
+                    if t.file.header().encoding == Encoding::Compact);
+                if kind == ValueKind::Dtw && !compact {
                     return Err(missing);
                 }
                 Source::Mirror
