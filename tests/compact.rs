@@ -16,24 +16,29 @@ use damka_gen::store::FileStore;
 use damka_probe::{ProbeError, Tablebase};
 use tempfile::TempDir;
 
-/// The exact Russian tables of up to `pieces` pieces and their compact set.
-fn compacted(tag: &str, pieces: u32) -> (TempDir, TempDir) {
-    let exact = temp_dir(&format!("{tag}-exact"));
-    let compact = temp_dir(&format!("{tag}-compact"));
-    build_tables::<Russian>(exact.path(), pieces, &[]);
-    let run = damka(
+/// `damka compact` of the Russian tables in `exact` into `compact`.
+fn compact_into(exact: &Path, compact: &Path) -> common::Run {
+    damka(
         &[
             "compact",
             "--variant",
             "russian",
             "--dir",
-            exact.path().to_str().unwrap(),
+            exact.to_str().unwrap(),
             "--out",
-            compact.path().to_str().unwrap(),
+            compact.to_str().unwrap(),
             "--quiet",
         ],
         "",
-    );
+    )
+}
+
+/// The exact Russian tables of up to `pieces` pieces and their compact set.
+fn compacted(tag: &str, pieces: u32) -> (TempDir, TempDir) {
+    let exact = temp_dir(&format!("{tag}-exact"));
+    let compact = temp_dir(&format!("{tag}-compact"));
+    build_tables::<Russian>(exact.path(), pieces, &[]);
+    let run = compact_into(exact.path(), compact.path());
     assert!(run.ok, "{}", run.err);
     assert!(run.out.contains("compacted"), "{}", run.out);
     (exact, compact)
@@ -237,19 +242,7 @@ fn an_interrupted_compaction_resumes_to_the_same_bytes() {
     let path = dtw_path(compact.path(), slice);
     std::fs::remove_file(&path).unwrap();
     std::fs::write(path.with_extension("dkt.tmp"), b"half a table").unwrap();
-    let run = damka(
-        &[
-            "compact",
-            "--variant",
-            "russian",
-            "--dir",
-            exact.path().to_str().unwrap(),
-            "--out",
-            compact.path().to_str().unwrap(),
-            "--quiet",
-        ],
-        "",
-    );
+    let run = compact_into(exact.path(), compact.path());
     assert!(run.ok, "{}", run.err);
     assert!(run.out.starts_with("compacted 1 pairs"), "{}", run.out);
     assert_eq!(files(), whole);

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use damka_core::{apply, dependencies, generate};
 use damka_core::{Position, Slice, Variant};
 use damka_formats::table::slices_in;
-use damka_formats::Value;
+use damka_formats::{Value, Wdl};
 use damka_probe::{ProbeError, SliceTable, Tablebase};
 use rayon::prelude::*;
 
@@ -199,10 +199,6 @@ pub fn verify<V: Variant>(
                 let pos = table.indexer().position(index);
                 let expected = decoded.expected(&pos, moves);
                 let stored = table.get(index);
-                let mut found = Vec::new();
-                if stored != expected {
-                    found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
-                }
                 let capture = moves.first().is_some_and(|mv| mv.is_capture());
                 let stored_wdl = if index % PROBE_EVERY == 0 {
                     Some(tablebase.probe_wdl(pos)?)
@@ -211,20 +207,7 @@ pub fn verify<V: Variant>(
                 } else {
                     tablebase.stored_wdl_at(slice, index)?
                 };
-                if let Some(stored_wdl) = stored_wdl {
-                    if stored_wdl != expected.wdl() {
-                        found.push(("wdl", stored_wdl.to_string(), expected.wdl().to_string()));
-                    }
-                }
-                for (table, stored, expected) in found {
-                    record(chunk, || Mismatch {
-                        slice,
-                        table,
-                        fen: pos.to_string(),
-                        stored,
-                        expected,
-                    });
-                }
+                record_value(chunk, (slice, &pos), (stored, stored_wdl), expected);
                 Ok(())
             })?;
             report.add(1, size, chunks);
@@ -242,6 +225,33 @@ pub(crate) fn record(found: &mut Found, make: impl FnOnce() -> Mismatch) {
     found.0 += 1;
     if found.1.len() < EXAMPLES {
         found.1.push(make());
+    }
+}
+
+/// Records in `found` what is wrong with the values stored for `pos` of
+/// `slice`: its DTW value, and its WDL value where one was read, against the
+/// value `expected` from its successors.
+pub(crate) fn record_value<V: Variant>(
+    found: &mut Found,
+    (slice, pos): (Slice, &Position<V>),
+    (stored, stored_wdl): (Value, Option<Wdl>),
+    expected: Value,
+) {
+    let mut wrong = Vec::new();
+    if stored != expected {
+        wrong.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
+    }
+    if let Some(wdl) = stored_wdl.filter(|&w| w != expected.wdl()) {
+        wrong.push(("wdl", wdl.to_string(), expected.wdl().to_string()));
+    }
+    for (table, stored, expected) in wrong {
+        record(found, || Mismatch {
+            slice,
+            table,
+            fen: pos.to_string(),
+            stored,
+            expected,
+        });
     }
 }
 

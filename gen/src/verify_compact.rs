@@ -18,7 +18,7 @@ use damka_probe::Tablebase;
 
 use crate::error::GenError;
 use crate::progress::OnProgress;
-use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
+use crate::verify::{check_slice, record_value, tables_in, VerifyReport};
 
 /// Verifies the compact set of variant `V` under `root`, or with `only` the
 /// files of that slice and its mirror, reporting progress to `progress` (one
@@ -65,24 +65,8 @@ pub fn verify_compact<V: Variant>(
             let stored = tablebase
                 .stored_dtw_at(slice, index)?
                 .unwrap_or(Value::LOST);
-            let mut found = Vec::new();
-            if stored != expected {
-                found.push(("dtw", format!("{stored:?}"), format!("{expected:?}")));
-            }
-            if let Some(wdl) = tablebase.stored_wdl_at(slice, index)? {
-                if wdl != expected.wdl() {
-                    found.push(("wdl", wdl.to_string(), expected.wdl().to_string()));
-                }
-            }
-            for (table, stored, expected) in found {
-                record(chunk, || Mismatch {
-                    slice,
-                    table,
-                    fen: pos.to_string(),
-                    stored,
-                    expected,
-                });
-            }
+            let stored_wdl = tablebase.stored_wdl_at(slice, index)?;
+            record_value(chunk, (slice, &pos), (stored, stored_wdl), expected);
             Ok(())
         })?;
         report.add(1, size, chunks);
