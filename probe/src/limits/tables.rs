@@ -139,7 +139,7 @@ impl<V: Variant> RuleTablebase<V> {
 
     /// The whole decoded table of `kind` ([`ValueKind::Dtc`], [`ValueKind::Dtz`],
     /// [`ValueKind::CountedDtc`], or else the RWDL table) of `slice`, read on first
-    /// use and kept: for readers of every entry (the generator, the statistics,
+    /// use and kept: for readers of every entry of a few slices (the generator,
     /// verification). Queries read the same table from it once it is there, but
     /// for a counted table, which they read through the block cache.
     #[doc(hidden)]
@@ -148,13 +148,25 @@ impl<V: Variant> RuleTablebase<V> {
         if let Some(table) = cell.get() {
             return Ok(table.clone());
         }
+        let table = self.decoded_table(slice, kind)?;
+        Ok(cell.get_or_init(|| table).clone())
+    }
+
+    /// [`RuleTablebase::table`] decoded afresh and not kept: for a reader that
+    /// walks every slice of a set once (the statistics), whose memory would
+    /// otherwise grow to the whole set's.
+    #[doc(hidden)]
+    pub fn decoded_table(
+        &self,
+        slice: Slice,
+        kind: ValueKind,
+    ) -> Result<Arc<SliceTable<V>>, ProbeError> {
         let per_position = match kind {
             ValueKind::CountedDtc => self.sheets(slice)?,
             _ => 1,
         };
         let path = self.path(slice, kind);
-        let table = decode_table(&path, (slice, kind, per_position), self.fingerprint)?;
-        Ok(cell.get_or_init(|| table).clone())
+        decode_table(&path, (slice, kind, per_position), self.fingerprint)
     }
 
     /// The stored `u16` of `kind` for `white` (White to move) of `slice`: from the
