@@ -6,13 +6,14 @@ use std::fmt::Write;
 use std::path::Path;
 
 use damka_core::{Slice, Variant};
+use damka_formats::table::ValueKind;
 use damka_formats::RuleWdl;
-use damka_formats::{table::hash, table::ValueKind};
 use damka_probe::{limits::RuleSet, limits::RuleTablebase};
 use serde::Serialize;
 
 use crate::error::StatsError;
 use crate::report::Format;
+use crate::stats::checksum_of;
 use crate::tables::tables_in;
 
 /// The five counts of a set of positions.
@@ -145,9 +146,7 @@ pub fn rule_stats<V: Variant>(
         for value in RuleWdl::ALL {
             counts.add(value, tally[value.code() as usize]);
         }
-        let path = tables.path(slice, ValueKind::RuleWdl);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
+        let checksum = checksum_of(&tables.path(slice, ValueKind::RuleWdl))?;
         match report.totals.last_mut() {
             Some(total) if total.pieces == slice.pieces() => {
                 total.slices += 1;
@@ -163,7 +162,7 @@ pub fn rule_stats<V: Variant>(
             slice: slice.name(),
             pieces: slice.pieces(),
             counts,
-            checksum: format!("{:016x}", hash(&bytes)),
+            checksum,
         });
     }
     Ok(report)

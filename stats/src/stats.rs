@@ -275,7 +275,7 @@ fn slice_stats_reusing<V: Variant>(
 }
 
 /// The XXH3-64 of a table file, in hex.
-fn checksum_of(path: &Path) -> Result<String, StatsError> {
+pub(crate) fn checksum_of(path: &Path) -> Result<String, StatsError> {
     let bytes = std::fs::read(path)
         .map_err(|e| StatsError::Usage(format!("cannot read {}: {e}", path.display())))?;
     Ok(format!("{:016x}", hash(&bytes)))
