@@ -24,20 +24,39 @@
 # finished set, or again after the build has gone on (a group that failed
 # for a missing file is tried again; it has no ledger line). When SET is a
 # TOML file, RULES_NAME gives the set's name, which its files carry.
+#
+# With METRIC=mtc it verifies the MTC tables instead (`damka verify --metric
+# mtc --slice`): a group is taken once both slices' `.mtc.dkt` files are there,
+# and its hash covers those files. WAIT is refused then too: the build writes
+# a group's two MTC files one after the other.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
 dir="${2:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
 ledger="${3:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
+rules="${RULES:-}"
+set_name="${RULES_NAME:-$rules}"
+metric="${METRIC:-dtw}"
+case "$metric" in
+    dtw | mtc) ;;
+    *)
+        echo "verify-groups.sh: METRIC must be dtw or mtc, not $metric" >&2
+        exit 2
+        ;;
+esac
+metric_args=()
+[ "$metric" = dtw ] || metric_args=(--metric "$metric")
+if [ -n "$rules" ] && [ "$metric" = mtc ]; then
+    echo "verify-groups.sh: RULES and METRIC=mtc do not go together" >&2
+    exit 2
+fi
+if { [ -n "$rules" ] || [ "$metric" = mtc ]; } && [ -n "${WAIT:-}" ]; then
+    echo "verify-groups.sh: WAIT goes with neither RULES nor METRIC=mtc (see the header)" >&2
+    exit 2
+fi
 if [ -z "${DAMKA:-}" ]; then
     cargo build --release --quiet
     DAMKA=./target/release/damka
-fi
-rules="${RULES:-}"
-set_name="${RULES_NAME:-$rules}"
-if [ -n "$rules" ] && [ -n "${WAIT:-}" ]; then
-    echo "verify-groups.sh: RULES and WAIT do not go together (see the header)" >&2
-    exit 2
 fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p "$(dirname "$ledger")"
@@ -60,6 +79,10 @@ group_hash() {
         for f in "$a.$set_name".*.dkt "$b.$set_name".*.dkt; do
             [ ! -e "$f" ] || echo "$f"
         done
+    elif [ "$metric" = mtc ]; then
+        for f in "$a".mtc.dkt "$b".mtc.dkt; do
+            [ ! -e "$f" ] || echo "$f"
+        done
     else
         for f in "$a".wdl.dkt "$a".dtw.dkt "$b".wdl.dkt "$b".dtw.dkt; do
             [ ! -e "$f" ] || echo "$f"
@@ -80,18 +103,19 @@ wdl_written() {
 }
 
 # Groups whose files are all there (both slices' DTW files when the mirror is
-# another slice, and the WDL file; with RULES, both slices' RWDL files), each
-# named once, smallest first.
+# another slice, and the WDL file; with RULES, both slices' RWDL files; with
+# METRIC=mtc, both slices' MTC files), each named once, smallest first.
 groups() {
     local name m suffix=.dtw.dkt
     [ -z "$rules" ] || suffix=".$set_name.rwdl.dkt"
+    [ "$metric" != mtc ] || suffix=.mtc.dkt
     for file in "$tables"/*"$suffix"; do
         [ -e "$file" ] || continue
         name=$(basename "$file" "$suffix")
         m=$(mirror "$name")
         [[ "$m" < "$name" ]] && [ -e "$tables/$m$suffix" ] && continue
         [ "$m" != "$name" ] && [ ! -e "$tables/$m$suffix" ] && continue
-        [ -n "$rules" ] || wdl_written "$name" || continue
+        [ -n "$rules" ] || [ "$metric" = mtc ] || wdl_written "$name" || continue
         echo "$(pieces "$name") $name"
     done | sort -n -k1,1 -k2,2 | cut -d' ' -f2
 }
@@ -113,7 +137,7 @@ while true; do
         tried[$group]=1
         start=$(date +%s)
         out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" \
-            ${rules:+--rules "$rules"} --quiet 2>&1) || true
+            ${rules:+--rules "$rules"} "${metric_args[@]}" --quiet 2>&1) || true
         line=$(echo "$out" | grep '^verified ' || true)
         if [ -z "$line" ]; then
             echo "$group: $out" >&2

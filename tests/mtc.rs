@@ -8,10 +8,11 @@ mod common;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::process::Command;
 
 use common::mtc_naive::naive_mtc;
 use common::{all_positions, build_tables_by, damka, naive_solve, temp_dir};
-use damka_core::{Color, Position, Russian, Slice, Variant};
+use damka_core::{Color, Position, Russian, Slice, SliceIndexer, Variant};
 use damka_formats::{table::ValueKind, Dtc, Wdl};
 use damka_gen::build_mtc;
 use damka_gen::mtc::build_mtc_group;
@@ -219,4 +220,131 @@ fn mtc_groups_spilled_to_disk_write_the_same_bytes() {
         }
     }
     assert_eq!(compared, 41, "every MTC table of Russian up to 4 pieces");
+}
+
+/// `damka verify --metric mtc --slice` checks one group's MTC tables, and
+/// `scripts/verify-groups.sh` with `METRIC=mtc` records every group in a
+/// ledger, skips the groups whose bytes it verified before, and finds a wrong
+/// value in the group that holds it.
+#[test]
+fn mtc_tables_are_verified_group_by_group() {
+    let tmp = temp_dir("mtc-groups");
+    let dir = tmp.path().join("tables");
+    let gen = run(
+        &dir,
+        &["gen", "--pieces", "3", "--metric", "mtc", "--quiet"],
+    );
+    assert!(gen.ok, "{}", gen.err);
+    let size = |name: &str| {
+        SliceIndexer::<Russian>::new(name.parse().unwrap())
+            .unwrap()
+            .size()
+    };
+
+    let one = run(
+        &dir,
+        &[
+            "verify",
+            "--metric",
+            "mtc",
+            "--slice",
+            "0M2K-0M1K",
+            "--quiet",
+        ],
+    );
+    let expected = format!(
+        "verified 2 tables, {} positions: 0 mismatches",
+        size("0M2K-0M1K") + size("0M1K-0M2K")
+    );
+    assert!(
+        one.ok && one.out.contains(&expected),
+        "{}{}",
+        one.out,
+        one.err
+    );
+    let missing = run(
+        &dir,
+        &[
+            "verify",
+            "--metric",
+            "mtc",
+            "--slice",
+            "0M3K-0M1K",
+            "--quiet",
+        ],
+    );
+    assert!(
+        !missing.ok && missing.err.contains("no MTC table of 0M3K-0M1K"),
+        "{}",
+        missing.err
+    );
+
+    let ledger = tmp.path().join("mtc.tsv");
+    let script = || {
+        Command::new("bash")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/verify-groups.sh"
+            ))
+            .arg("russian")
+            .arg(&dir)
+            .arg(&ledger)
+            .env("METRIC", "mtc")
+            .env("DAMKA", env!("CARGO_BIN_EXE_damka"))
+            .output()
+            .unwrap()
+    };
+    let lines = || -> Vec<Vec<String>> {
+        std::fs::read_to_string(&ledger)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').map(str::to_string).collect())
+            .collect()
+    };
+    let first = script();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let mut groups: Vec<Slice> = Vec::new();
+    for slice in damka_core::build_order::<Russian>(3) {
+        if !groups.contains(&slice.mirror()) {
+            groups.push(slice);
+        }
+    }
+    let verified = lines();
+    assert_eq!(
+        verified.len(),
+        groups.len(),
+        "one line a group: {verified:?}"
+    );
+    let positions: u64 = verified.iter().map(|l| l[1].parse::<u64>().unwrap()).sum();
+    let all: u64 = damka_core::build_order::<Russian>(3)
+        .iter()
+        .map(|s| size(&s.name()))
+        .sum();
+    assert_eq!(positions, all);
+    assert!(verified.iter().all(|l| l[2] == "0"), "{verified:?}");
+
+    // Verified bytes are skipped.
+    assert!(script().status.success());
+    assert_eq!(lines(), verified);
+
+    // A wrong value: only its group is verified again, and fails.
+    let tablebase = Tablebase::<Russian>::new(&dir);
+    let slice: Slice = "0M2K-0M1K".parse().unwrap();
+    let table = tablebase.decoded_table(slice, ValueKind::Mtc).unwrap();
+    let mut values: Vec<u16> = table.raw_values().collect();
+    let index = values.iter().position(|&v| v == Dtc::DRAW.raw()).unwrap();
+    values[index] = Dtc::win(1).raw();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    store.write_table(slice, ValueKind::Mtc, &values).unwrap();
+    let failed = script();
+    assert!(!failed.status.success());
+    let after = lines();
+    assert_eq!(after.len(), verified.len() + 1);
+    let last = after.last().unwrap();
+    assert_eq!(last[0], "0M1K-0M2K");
+    assert_ne!(last[2], "0", "{last:?}");
 }

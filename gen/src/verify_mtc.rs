@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use damka_core::Variant;
+use damka_core::{Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::Dtc;
 use damka_probe::Tablebase;
@@ -20,15 +20,28 @@ use crate::progress::OnProgress;
 use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
 use crate::verify_rules::{derive, show};
 
-/// Verifies the MTC table of every slice under `root` that has one, reporting
-/// progress to `progress` (one group per slice).
+/// Verifies the MTC table of every slice under `root` that has one, or of the
+/// slice `only` and its mirror if given (their dependencies' DTW tables must be
+/// there), reporting progress to `progress` (one group per slice).
 pub fn verify_mtc<V: Variant>(
     root: &Path,
+    only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
     let tablebase = Tablebase::<V>::new(root);
+    if let Some(only) = only {
+        if !tablebase.path(only, ValueKind::Mtc).is_file() {
+            return Err(GenError::Usage(format!(
+                "no MTC table of {only} in {} (build it with `damka gen --metric mtc`)",
+                tablebase.dir().display()
+            )));
+        }
+    }
     let mut report = VerifyReport::default();
     for slice in tables_in(tablebase.dir())? {
+        if only.is_some_and(|s| slice != s && slice != s.mirror()) {
+            continue;
+        }
         if !tablebase.path(slice, ValueKind::Mtc).is_file() {
             continue;
         }

@@ -49,8 +49,8 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, default_value = "dtw", conflicts_with_all = ["checksums_only", "rules"])]
     pub metric: Metric,
     /// Verify only this slice and its mirror, e.g. `0M4K-0M3K` (the WDL and
-    /// DTW tables, or with `--rules` the rule tables; their dependencies' tables
-    /// must be there).
+    /// DTW tables, with `--rules` the rule tables, with `--metric mtc` the MTC
+    /// tables; their dependencies' tables must be there).
     #[arg(long, conflicts_with = "checksums_only")]
     pub slice: Option<Slice>,
 }
@@ -111,14 +111,11 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             }
             report
         }
-        None if args.metric == Metric::Mtc && args.slice.is_some() => {
-            anyhow::bail!("--slice verifies the WDL and DTW tables only, not --metric mtc");
-        }
         None if args.metric == Metric::Mtc => {
             let bars = Bars::verify(Some("mtc"), args.quiet);
             let draw = |event: Progress| bars.show(event);
-            let report =
-                verify_mtc::<V>(&args.dir, (!args.quiet).then_some(&draw as OnProgress<'_>))?;
+            let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
+            let report = verify_mtc::<V>(&args.dir, args.slice, progress)?;
             if report.tables == 0 {
                 anyhow::bail!(
                     "no MTC tables in {} (build them with `damka gen --metric mtc`)",
