@@ -110,6 +110,19 @@ fn run(dir: &Path, args: &[&str]) -> common::Run {
     damka(&all, "")
 }
 
+/// Stores a kings-only draw of `0M2K-0M1K` as a win in 1 in the MTC table of
+/// the Russian tables under `dir`.
+fn tamper_with_0m2k_0m1k(dir: &Path) {
+    let tablebase = Tablebase::<Russian>::new(dir);
+    let slice: Slice = "0M2K-0M1K".parse().unwrap();
+    let table = tablebase.decoded_table(slice, ValueKind::Mtc).unwrap();
+    let mut values: Vec<u16> = table.raw_values().collect();
+    let index = values.iter().position(|&v| v == Dtc::DRAW.raw()).unwrap();
+    values[index] = Dtc::win(1).raw();
+    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
+    store.write_table(slice, ValueKind::Mtc, &values).unwrap();
+}
+
 #[test]
 fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
     let tmp = temp_dir("mtc-cli");
@@ -147,14 +160,8 @@ fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
     assert_eq!(report["distance"], "moves to conversion");
     assert!(report["slices"][0]["longest_win"]["fen"].is_string());
 
-    // A wrong value is found: a kings-only draw stored as a win in 1.
-    let slice: Slice = "0M2K-0M1K".parse().unwrap();
-    let table = tablebase.decoded_table(slice, ValueKind::Mtc).unwrap();
-    let mut values: Vec<u16> = table.raw_values().collect();
-    let index = values.iter().position(|&v| v == Dtc::DRAW.raw()).unwrap();
-    values[index] = Dtc::win(1).raw();
-    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
-    store.write_table(slice, ValueKind::Mtc, &values).unwrap();
+    // A wrong value is found.
+    tamper_with_0m2k_0m1k(&dir);
     let verify = run(&dir, &["verify", "--metric", "mtc", "--quiet"]);
     assert!(!verify.ok);
     assert!(!verify.out.contains(": 0 mismatches"), "{}", verify.out);
@@ -332,14 +339,7 @@ fn mtc_tables_are_verified_group_by_group() {
     assert_eq!(lines(), verified);
 
     // A wrong value: only its group is verified again, and fails.
-    let tablebase = Tablebase::<Russian>::new(&dir);
-    let slice: Slice = "0M2K-0M1K".parse().unwrap();
-    let table = tablebase.decoded_table(slice, ValueKind::Mtc).unwrap();
-    let mut values: Vec<u16> = table.raw_values().collect();
-    let index = values.iter().position(|&v| v == Dtc::DRAW.raw()).unwrap();
-    values[index] = Dtc::win(1).raw();
-    let store = FileStore::new(&dir.join("russian"), damka_core::VariantKind::Russian).unwrap();
-    store.write_table(slice, ValueKind::Mtc, &values).unwrap();
+    tamper_with_0m2k_0m1k(&dir);
     let failed = script();
     assert!(!failed.status.success());
     let after = lines();
