@@ -471,14 +471,6 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             .position_in_block(unit.men[block as usize], offset)
     }
 
-    /// The unit-local index of a White-to-move position of block `block`.
-    #[inline]
-    pub(crate) fn local(&self, unit: &Unit, block: usize, pos: &Position<V>) -> usize {
-        let k = self.block_size();
-        let (slot, _) = unit.blocks[block];
-        (self.slots[slot].indexer.kings_index(pos) + block as u64 * k) as usize
-    }
-
     fn solve_unit(&self, unit: &Unit, work: &mut UnitWork<V, M::Lookup>) {
         let k = self.block_size() as usize;
         let n = k * unit.count;
