@@ -332,6 +332,10 @@ fn spilled_rule_groups_write_the_same_bytes() {
             std::fs::write(dir.join("russian").join(name), bytes).unwrap();
         }
     }
+    // A killed build of the group left a spill file; the next build removes it.
+    let spill = dir.join("russian").join("spill-rules-russian");
+    std::fs::create_dir_all(&spill).unwrap();
+    std::fs::write(spill.join("1M1K-1M1K.values.tmp"), b"left by a kill").unwrap();
     // The smallest budget for it is its need with its solves spilled, less than
     // its need in memory: at that budget it spills, and writes the same bytes.
     let r = gen(&dir, &["--memory", "1M"]);
@@ -348,6 +352,7 @@ fn spilled_rule_groups_write_the_same_bytes() {
         files(&dir) == files(&reference),
         "a spilled rule group differs"
     );
+    assert!(!spill.exists(), "the spill directory outlived the build");
 }
 
 /// Starts `damka gen` into `dir` in the background, its output discarded.

@@ -15,6 +15,7 @@ use crate::compact::refuse_compact_set;
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 use crate::solve::{Dtw, Group};
+use crate::spill::Spill;
 use crate::store::{FileStore, SolvedSlice, TableStore};
 
 /// What to build.
@@ -201,11 +202,12 @@ pub fn build<V: Variant>(
             }
         };
         let metric = Dtw::<V>::new(deps);
+        let spill_at = Spill::for_group(tablebase.dir(), "game", head)?;
         let mut group = match residence {
             Residence::Memory => Group::new(head, metric)?,
-            Residence::Spilled => Group::with_spill(head, metric, Some(tablebase.dir()))?,
+            Residence::Spilled => Group::with_spill(head, metric, Some(spill_at.create()?))?,
             Residence::Streamed | Residence::StreamedOneUnit => {
-                Group::streamed(head, metric, tablebase.dir())?
+                Group::streamed(head, metric, spill_at.create()?)?
             }
         };
         if residence == Residence::StreamedOneUnit || paging.is_some_and(|p| p.one_unit) {
@@ -239,6 +241,7 @@ pub fn build<V: Variant>(
             .map(|slot| (slot.slice(), slot.values()))
             .collect();
         store.write_group(&tables)?;
+        spill_at.release();
         Ok(BuiltGroup {
             slices: slots.iter().map(|slot| slot.slice()).collect(),
             positions,

@@ -20,6 +20,7 @@ mod rule_reads;
 pub mod rules;
 mod scratch;
 pub mod solve;
+mod spill;
 pub mod store;
 mod streamed;
 pub mod values;

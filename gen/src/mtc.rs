@@ -24,6 +24,7 @@ use crate::build::{
 use crate::error::GenError;
 use crate::rules::group_slices;
 use crate::solve::Group;
+use crate::spill::Spill;
 use crate::store::FileStore;
 use crate::zeroing::Zeroing;
 
@@ -98,12 +99,18 @@ pub fn build_mtc_group<V: Variant>(
         .sum::<u64>()
         + own.iter().map(|t| t.heap_bytes() as u64).sum::<u64>();
     let spill = must_spill(decoded)?;
-    let spill_dir = spill.then(|| tablebase.dir());
+    let spill_at = Spill::for_group(tablebase.dir(), "mtc", head)?;
+    let spill_dir = if spill {
+        Some(spill_at.create()?)
+    } else {
+        None
+    };
     let mut group = Group::with_spill(head, Zeroing::mtc(exits, own)?, spill_dir)?;
     let positions = group.positions();
     group.solve(&|_| {})?;
     for slot in group.into_slots() {
         store.write_table_from(slot.slice(), ValueKind::Mtc, slot.values())?;
     }
+    spill_at.release();
     Ok((positions, spill))
 }

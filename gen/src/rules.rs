@@ -34,6 +34,7 @@ use crate::dtc::Dependency;
 use crate::error::GenError;
 use crate::layers;
 use crate::solve::{Group, Slot};
+use crate::spill::Spill;
 use crate::store::{FileStore, ValueSource};
 use crate::zeroing::Zeroing;
 
@@ -114,8 +115,17 @@ pub fn build_rules<V: Variant>(
             deps.push((dep.material(), dtc, rules.table(dep, ValueKind::RuleWdl)?));
         }
         let exits: Vec<_> = deps.iter().map(|(m, _, rwdl)| (*m, rwdl.clone())).collect();
-        // Sub-slices spill to temporary files beside the tables.
-        let spill_dir = spill.then(|| rules.tablebase().dir());
+        // Sub-slices spill to temporary files in `spill-rules-<set>` beside the tables.
+        let spill_at = Spill::for_group(
+            rules.tablebase().dir(),
+            &format!("rules-{}", set.name),
+            head,
+        )?;
+        let spill_dir = if spill {
+            Some(spill_at.create()?)
+        } else {
+            None
+        };
         if !own_done {
             phase_tables(&rules, &store, head, deps, (spill_dir, layer_cache))?;
         }
@@ -133,6 +143,7 @@ pub fn build_rules<V: Variant>(
                 store.write_rule_table_from(slot.slice(), at, ValueKind::Dtz, slot.values())?;
             }
         }
+        spill_at.release();
         let positions = group_positions::<V>(head)?;
         let mut built = BuiltGroup::in_memory(group_slices(head), positions, started);
         built.spilled = spill;
