@@ -14,7 +14,7 @@
 
 use std::cell::Cell;
 
-use damka_core::{apply, generate, Move, Position, Slice, SliceIndexer, Variant};
+use damka_core::{apply, generate, BlockRanks, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl};
 use damka_probe::limits::{is_exit, RuleTablebase};
@@ -142,6 +142,9 @@ pub(crate) struct Reader<'a, V: Variant> {
     own: Window,
     /// The mirror block its king moves reach.
     king_block: Window,
+    /// The men part of the index of the last mirror block king moves reached,
+    /// and that block's ranks seen from the slice ([`BlockRanks::rotated`]).
+    king_ranks: Option<(u64, BlockRanks)>,
 }
 
 impl<'a, V: Variant> Reader<'a, V> {
@@ -161,6 +164,7 @@ impl<'a, V: Variant> Reader<'a, V> {
             block: window_block(mirror.king_placements(), layout),
             own: Window::default(),
             king_block: Window::default(),
+            king_ranks: None,
         }
     }
 
@@ -224,23 +228,24 @@ impl<'a, V: Variant> Reader<'a, V> {
         generate(pos, moves);
         out.clear();
         // Every king move keeps the men: the men's part of the index is found
-        // once (`SliceIndexer::index` is it plus `kings_index`).
+        // once (`SliceIndexer::index` is it plus `kings_index`), and the kings'
+        // part from the block's ranks, kept while the walk stays in one block
+        // (indexing each successor whole was a twentieth of a check's time).
         let mut men: Option<u64> = None;
+        let movers = pos.white() & pos.kings();
+        let stayers = pos.black() & pos.kings();
         for mv in moves.iter() {
             let after = apply(pos, mv);
             let king = pos.kings() & (1u64 << mv.from_bit()) != 0;
             let index = if mv.is_capture() || mv.is_promotion() {
                 None
+            } else if king {
+                let men = *men.get_or_insert_with(|| self.king_block_of(&after.flipped()));
+                let ranks = &self.king_ranks.as_ref().expect("set with `men`").1;
+                let moved = movers & !(1u64 << mv.from_bit()) | 1u64 << mv.to_bit();
+                Some(men + ranks.kings_index(stayers, moved))
             } else {
-                let white = after.flipped();
-                Some(if king {
-                    let men = *men.get_or_insert_with(|| {
-                        self.mirror.index(&white) - self.mirror.kings_index(&white)
-                    });
-                    men + self.mirror.kings_index(&white)
-                } else {
-                    self.mirror.index(&white)
-                })
+                Some(self.mirror.index(&after.flipped()))
             };
             if let (Some(men), true, true) = (men, king && index.is_some(), self.block > 0) {
                 let (mirror, block, layout) = (self.mirror.slice(), self.block, self.layout);
@@ -257,6 +262,21 @@ impl<'a, V: Variant> Reader<'a, V> {
             });
         }
         Ok(())
+    }
+
+    /// The men part of the index of `white`, a position of the mirror slice a
+    /// king move reaches, with that block's ranks made ready in `king_ranks`.
+    fn king_block_of(&mut self, white: &Position<V>) -> u64 {
+        let men = self.mirror.index(white) - self.mirror.kings_index(white);
+        if self.king_ranks.as_ref().is_none_or(|(m, _)| *m != men) {
+            let (white_men, black_men) = (
+                white.white() & !white.kings(),
+                white.black() & !white.kings(),
+            );
+            let ranks = BlockRanks::rotated(self.mirror, white_men, black_men);
+            self.king_ranks = Some((men, ranks));
+        }
+        men
     }
 
     /// The window holding position `index` of the mirror slice, and its offset
