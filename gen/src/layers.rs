@@ -379,15 +379,7 @@ impl<V: Variant> Layers<'_, V> {
             .map(|&v| if v == Dtc::loss(0) { v } else { Dtc::DRAW })
             .collect();
         let mut layer = vec![Dtc::DRAW; n];
-        let ranks = |b: usize| {
-            let (white_men, black_men) = unit.men[b];
-            BlockRanks::rotated(
-                &self.group.slots[unit.blocks[b].0].indexer,
-                white_men,
-                black_men,
-            )
-        };
-        let ranks = [ranks(0), ranks(unit.count - 1)];
+        let ranks = self.group.unit_ranks(unit);
         // The unit's entries of the counted tables: `D(p, c)` at `local * layers + c`.
         let mut rows = vec![0u16; n * layers];
         // Per chunk of positions, what their moves give in every layer, made in the

@@ -100,11 +100,7 @@ pub fn build_mtc_group<V: Variant>(
         + own.iter().map(|t| t.heap_bytes() as u64).sum::<u64>();
     let spill = must_spill(decoded)?;
     let spill_at = Spill::for_group(tablebase.dir(), "mtc", head)?;
-    let spill_dir = if spill {
-        Some(spill_at.create()?)
-    } else {
-        None
-    };
+    let spill_dir = spill_at.create_if(spill)?;
     let mut group = Group::with_spill(head, Zeroing::mtc(exits, own)?, spill_dir)?;
     let positions = group.positions();
     group.solve(&|_| {})?;

@@ -14,6 +14,7 @@
 
 use std::cell::Cell;
 
+use damka_core::huge::HugeArray;
 use damka_core::{apply, generate, BlockRanks, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl};
@@ -66,8 +67,10 @@ pub(crate) struct Window {
     dtc: Vec<u16>,
     dtz: Vec<u16>,
     rwdl: Vec<u16>,
-    /// Every state of every position, by position.
-    counted: Vec<u16>,
+    /// Every state of every position, by position: the largest of a window's
+    /// arrays, read at random by king moves, so on huge pages
+    /// ([`HugeArray`]), grown when a block needs more.
+    counted: Option<HugeArray<u16>>,
     sheets: u64,
 }
 
@@ -95,9 +98,12 @@ impl Window {
             rules.entries(slice, ValueKind::Dtz, first, &mut self.dtz)?;
         }
         if layout.sheets > 0 {
-            self.counted.resize(n * layout.sheets as usize, 0);
-            let states = first * layout.sheets;
-            rules.entries(slice, ValueKind::CountedDtc, states, &mut self.counted)?;
+            let len = n * layout.sheets as usize;
+            if self.counted.as_ref().is_none_or(|c| c.len() < len) {
+                self.counted = Some(HugeArray::zeroed(len));
+            }
+            let counted = &mut self.counted.as_mut().expect("allocated above")[..len];
+            rules.entries(slice, ValueKind::CountedDtc, first * layout.sheets, counted)?;
         }
         (self.len, self.sheets, self.at) = (len, layout.sheets, Some((slice, first)));
         Ok(())
@@ -126,7 +132,10 @@ impl Window {
     #[inline]
     pub(crate) fn states(&self, local: usize) -> &[u16] {
         let sheets = self.sheets as usize;
-        &self.counted[local * sheets..][..sheets]
+        match &self.counted {
+            Some(counted) if sheets > 0 => &counted[local * sheets..][..sheets],
+            _ => &[],
+        }
     }
 }
 

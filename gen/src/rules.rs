@@ -121,11 +121,7 @@ pub fn build_rules<V: Variant>(
             &format!("rules-{}", set.name),
             head,
         )?;
-        let spill_dir = if spill {
-            Some(spill_at.create()?)
-        } else {
-            None
-        };
+        let spill_dir = spill_at.create_if(spill)?;
         if !own_done {
             phase_tables(&rules, &store, head, deps, (spill_dir, layer_cache))?;
         }

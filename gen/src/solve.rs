@@ -265,6 +265,16 @@ pub(crate) struct Unit {
 }
 
 impl<V: Variant, M: Metric<V>> Group<V, M> {
+    /// The ranks of each block of `unit` seen from its partner block
+    /// ([`BlockRanks::rotated`]): where king moves from the partner land.
+    pub(crate) fn unit_ranks(&self, unit: &Unit) -> [BlockRanks; 2] {
+        let ranks = |b: usize| {
+            let (white_men, black_men) = unit.men[b];
+            BlockRanks::rotated(&self.slots[unit.blocks[b].0].indexer, white_men, black_men)
+        };
+        [ranks(0), ranks(unit.count - 1)]
+    }
+
     /// Prepares the group of `slice` (and its mirror), valuing captures and
     /// promotions by `metric`, with every value in memory.
     pub fn new(slice: Slice, metric: M) -> Result<Self, GenError> {
@@ -493,11 +503,7 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
         // Each block's ranks seen from its partner block (rotated), where the
         // backward pass finds its predecessors.
         if has_kings {
-            let ranks = |b: usize| {
-                let (white_men, black_men) = unit.men[b];
-                BlockRanks::rotated(&self.slots[unit.blocks[b].0].indexer, white_men, black_men)
-            };
-            let ranks = [ranks(0), ranks(unit.count - 1)];
+            let ranks = self.unit_ranks(unit);
             let kings = work.examine.record.then_some(work.examine.kings.as_slice());
             self.backward_pass(unit, cells, &ranks, kings, &mut work.backward);
         } else {

@@ -57,6 +57,12 @@ impl Spill {
         Ok(&self.dir)
     }
 
+    /// The directory, made, when the group spills (`spill`); `None` when it
+    /// stays in memory.
+    pub(crate) fn create_if(&self, spill: bool) -> Result<Option<&Path>, GenError> {
+        spill.then(|| self.create()).transpose()
+    }
+
     /// Ends the group's build: removes the directory if no build left anything
     /// in it (another build of the same kind may still be using it).
     pub(crate) fn release(self) {
