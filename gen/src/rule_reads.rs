@@ -128,6 +128,20 @@ impl Window {
         }
     }
 
+    /// Asks for the entries at offset `local` ahead of their reads (see
+    /// [`damka_core::prefetch`]): the first and last line of its counted states,
+    /// its DTC and RWDL entries.
+    #[inline]
+    fn prefetch(&self, local: usize) {
+        use damka_core::prefetch::prefetch;
+        if let [first, .., last] = self.states(local) {
+            prefetch(first);
+            prefetch(last);
+        }
+        prefetch(&self.dtc[local]);
+        prefetch(&self.rwdl[local]);
+    }
+
     /// Every stored counted state at offset `local`.
     #[inline]
     pub(crate) fn states(&self, local: usize) -> &[u16] {
@@ -260,6 +274,11 @@ impl<'a, V: Variant> Reader<'a, V> {
                 let (mirror, block, layout) = (self.mirror.slice(), self.block, self.layout);
                 self.king_block
                     .load(self.rules, mirror, (men, block), layout)?;
+                // Its entries are read once every move is listed: ask for them now,
+                // so that the misses of one position's king moves overlap.
+                if let Some(local) = index.and_then(|i| self.king_block.local(mirror, i)) {
+                    self.king_block.prefetch(local);
+                }
             }
             out.push(Successor {
                 mv: *mv,

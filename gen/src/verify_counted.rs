@@ -173,6 +173,14 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         steps.clear();
         values.clear();
         reached.clear();
+        // Layer 0 is read at random: ask for every line the moves below read
+        // first, so that their misses overlap.
+        let k = u64::from(plan.cond_limit());
+        for to in moves {
+            if let (Some(index), false) = (to.index, to.king && plan.men()) {
+                damka_core::prefetch::prefetch(&self.layer0[(index * k) as usize]);
+            }
+        }
         for to in moves {
             let at = values.len();
             let step = if to.after.pieces(to.after.side()) == 0 {
@@ -188,7 +196,6 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                 if to.king && plan.men() {
                     reader.states(index, reached)?;
                 } else {
-                    let k = u64::from(plan.cond_limit());
                     reached.extend_from_slice(&self.layer0[(index * k) as usize..][..k as usize]);
                 }
                 Step::Quiet {
