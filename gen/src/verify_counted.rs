@@ -31,7 +31,7 @@ use damka_probe::limits::{Counted, RuleSet, RuleTablebase, MAX_COUNTERS};
 use damka_probe::DEFAULT_CACHE_BYTES;
 use rayon::prelude::*;
 
-use crate::best::{self, rank, unrank};
+use crate::best::{self, rank, rank_back, unrank};
 use crate::error::GenError;
 use crate::rule_reads::{window_block, Layout, Reader, Successor};
 
@@ -129,6 +129,13 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
             // Without the condition every `k` reads the states of `k = 0`.
             if k == 0 || holds {
                 self.derive_layers(scratch, if holds { k } else { 0 }, holds);
+            }
+            // The states of one `k` are consecutive: compared whole first, and
+            // one by one only when one differs.
+            let row = &own[plan.sheet(0, k) as usize..][..scratch.best.len()];
+            let same = |(&state, &best): (&u16, &i32)| rank(Dtc::from_raw(state)) == best;
+            if row.iter().zip(&scratch.best).all(same) {
+                continue;
             }
             for (c, &best) in (0..).zip(&scratch.best) {
                 let expected = unrank(best);
@@ -242,7 +249,7 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                     if after && next_k >= big_k {
                         limit(Dtc::from_raw(reached[at]))
                     } else {
-                        rank(Dtc::from_raw(reached[at + next_k as usize]).back())
+                        rank_back(reached[at + next_k as usize])
                     }
                 }
                 Step::Quiet { .. } => continue,
@@ -271,7 +278,7 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
                 // Layer count `c` reaches `c + 1`; the last reaches the limit.
                 let next = &reached[at + plan.sheet(1, next_k) as usize..][..best.len() - 1];
                 for (b, &state) in best.iter_mut().zip(next) {
-                    *b = (*b).max(rank(Dtc::from_raw(state).back()));
+                    *b = (*b).max(rank_back(state));
                 }
                 let last = best.len() - 1;
                 best[last] = best[last].max(limit);
