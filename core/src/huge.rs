@@ -100,6 +100,13 @@ impl<T: Zeroed> DerefMut for HugeArray<T> {
     }
 }
 
+/// An empty array, to be replaced by a sized one when the need is known.
+impl<T: Zeroed> Default for HugeArray<T> {
+    fn default() -> Self {
+        HugeArray::zeroed(0)
+    }
+}
+
 impl<T: Zeroed + std::fmt::Debug> std::fmt::Debug for HugeArray<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HugeArray")

@@ -72,9 +72,9 @@ pub(crate) fn rank(value: Dtc) -> i32 {
 }
 
 /// The rank, for the mover, of a move to a position whose stored value (for
-/// its side to move) is `raw`: `rank(Dtc::from_raw(raw).back())`, written out
-/// with no branch on the outcome so that a loop over a row of states compiles
-/// to vector code (the rule verifier's inner loop).
+/// its side to move) is `raw`: `rank(Dtc::from_raw(raw).back())`, written as
+/// plain arithmetic on `raw`, with no `Option` in between, so that a loop over
+/// a row of states compiles to vector code (the rule verifier's inner loop).
 #[inline]
 pub(crate) fn rank_back(raw: u16) -> i32 {
     let raw = i32::from(raw);

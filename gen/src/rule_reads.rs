@@ -70,7 +70,7 @@ pub(crate) struct Window {
     /// Every state of every position, by position: the largest of a window's
     /// arrays, read at random by king moves, so on huge pages
     /// ([`HugeArray`]), grown when a block needs more.
-    counted: Option<HugeArray<u16>>,
+    counted: HugeArray<u16>,
     sheets: u64,
 }
 
@@ -99,10 +99,10 @@ impl Window {
         }
         if layout.sheets > 0 {
             let len = n * layout.sheets as usize;
-            if self.counted.as_ref().is_none_or(|c| c.len() < len) {
-                self.counted = Some(HugeArray::zeroed(len));
+            if self.counted.len() < len {
+                self.counted = HugeArray::zeroed(len);
             }
-            let counted = &mut self.counted.as_mut().expect("allocated above")[..len];
+            let counted = &mut self.counted[..len];
             rules.entries(slice, ValueKind::CountedDtc, first * layout.sheets, counted)?;
         }
         (self.len, self.sheets, self.at) = (len, layout.sheets, Some((slice, first)));
@@ -146,10 +146,7 @@ impl Window {
     #[inline]
     pub(crate) fn states(&self, local: usize) -> &[u16] {
         let sheets = self.sheets as usize;
-        match &self.counted {
-            Some(counted) if sheets > 0 => &counted[local * sheets..][..sheets],
-            _ => &[],
-        }
+        &self.counted[local * sheets..][..sheets]
     }
 }
 
