@@ -3,4 +3,4 @@
 # Takes several minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --test perft -- --ignored --nocapture
+cargo test --release --test integration perft:: -- --ignored --nocapture

@@ -1,7 +1,7 @@
 //! The public probe API as an embedder uses it: opening a directory, probing by
 //! FEN or position, the principal variations, the rule answer, and the errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

@@ -3,7 +3,7 @@
 //! FEN, by FEN under the Russian rules, and by bit sets from two threads at once
 //! on one handle, in both variants.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

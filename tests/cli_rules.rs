@@ -1,6 +1,6 @@
 //! The `perft` and `moves` commands as users and scripts run them.
 
-mod common;
+use crate::common;
 
 use common::{damka, Run};
 

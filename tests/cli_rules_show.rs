@@ -1,7 +1,7 @@
 //! `damka rules --show` as a user runs it: presets and TOML files as tables, and
 //! its errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! The `slices` command as users and scripts run it.
 
-mod common;
+use crate::common;
 
 use common::{damka, Run};
 

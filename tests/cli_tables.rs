@@ -1,7 +1,7 @@
 //! `damka gen`, `probe` and `verify` as users run them, including bad input:
 //! missing, truncated, corrupted and wrong-variant tables, and malformed FENs.
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};

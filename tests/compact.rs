@@ -3,7 +3,7 @@
 //! finds a wrong entry, damage gives errors and never wrong values, and the
 //! readers that need exact files (the generator, statistics) refuse them.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

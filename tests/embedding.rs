@@ -3,7 +3,7 @@
 //! `scripts/quickstart.sh` builds, it prints the value, the DTW, the best move and
 //! the answer under the Russian rules.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -26,7 +26,7 @@ fn readme_program() -> String {
 }
 
 /// The example binary beside this test: a whole `cargo test` builds it, and a
-/// filtered one (`cargo test --test embedding`) gets it built here.
+/// filtered one (`cargo test --test integration embedding::`) gets it built here.
 fn example_binary() -> PathBuf {
     let deps = std::env::current_exe().unwrap();
     let profile = deps.parent().unwrap().parent().unwrap();

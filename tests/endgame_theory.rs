@@ -11,7 +11,7 @@
 //!   win), and four kings beat one: FMJD rules, `shared/RULES.md` §3, and
 //!   Dutch endgame handbooks (e.g. "Het damspel", eindspelen van dammen).
 
-mod common;
+use crate::common;
 
 use common::{build_tables, temp_dir};
 use damka_core::has_capture;

@@ -2,7 +2,7 @@
 //! their values must be those of the general solve, and a value too long for a
 //! byte must make the solve fall back to the general one, with the same result.
 
-mod common;
+use crate::common;
 
 use common::temp_dir;
 use damka_core::{build_order, dependencies, Move, Position, Russian, Slice};

@@ -6,7 +6,7 @@
 //! the same bytes and stop with a clear error when the blocks do not fit, and a
 //! build killed in the middle of a group resumes to the same bytes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

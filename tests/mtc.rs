@@ -4,7 +4,7 @@
 //! statistics drawn from them; and the commands that build, probe, verify and
 //! count them.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! of up to 3 pieces in both variants, and of every kings-only slice of 4 pieces in
 //! Russian.
 
-mod common;
+use crate::common;
 
 use common::{all_positions, build_tables, naive_solve, temp_dir};
 use damka_core::{International, Position, Russian, Variant};

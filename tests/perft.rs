@@ -4,7 +4,7 @@
 //! with `damka_core::perft` below them. The shallow tier runs in every test run; the
 //! deepest figures are `#[ignore]`d and run by `scripts/perft-deep.sh`.
 
-mod common;
+use crate::common;
 
 use common::damka;
 use damka_core::{International, Russian, Variant};

@@ -2,7 +2,7 @@
 //! `damka gen`, a half-built or damaged set plans only the rest, and the JSON
 //! graph lists every dependency before its dependents.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! The extension is compiled into `target/python` (CARGO_TARGET_DIR), so that a
 //! second run only relinks what changed.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

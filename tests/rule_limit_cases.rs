@@ -3,7 +3,7 @@
 //! `tests/common/rule_cases_data.rs`, and checks of the solver itself against the
 //! plain game-theoretic solver.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

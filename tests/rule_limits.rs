@@ -9,7 +9,7 @@
 //! constructed cases of `tests/common/rule_cases_data.rs` whose slices are built
 //! here are probed too.
 
-mod common;
+use crate::common;
 
 use common::rule_cases_data::CASES;
 use common::rules_naive::naive_rule_values;

@@ -3,7 +3,7 @@
 //! rows against the published report `docs/stats/russian-rules.md`, whose RWDL
 //! checksums pin the bytes of every verified rule table.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

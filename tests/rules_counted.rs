@@ -6,7 +6,7 @@
 //! naive solver of `tests/common/rules_naive.rs` must agree on samples
 //! (`--ignored`: minutes, since it explores every state its roots reach).
 
-mod common;
+use crate::common;
 
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir, verify_rules_both};

@@ -11,7 +11,7 @@
 //! Every 3-piece state is also checked against the naive solver by
 //! `tests/rules_naive_check.rs`.
 
-mod common;
+use crate::common;
 
 use common::{build_rule_tables, keeps_rule_line, sampled_positions, temp_dir, verify_rules_both};
 use std::time::Instant;

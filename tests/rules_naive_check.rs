@@ -8,7 +8,7 @@
 //! (minutes to hours: the naive solver explores every state a root reaches, and
 //! an International slice has 4 to 15 times the positions of a Russian one).
 
-mod common;
+use crate::common;
 
 use common::rules_naive::naive_rule_values;
 use common::{build_rule_tables, temp_dir};

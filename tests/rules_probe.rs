@@ -1,7 +1,7 @@
 //! The rule-aware probe on built rule tables: Petrov's triangle under R1, the
 //! command line, and damaged or mismatched rule tables.
 
-mod common;
+use crate::common;
 
 use common::{build_rule_tables, damka, temp_dir};
 use damka_core::apply;

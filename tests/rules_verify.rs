@@ -7,7 +7,7 @@
 //! nothing with that pass but the DTC tables. Then the verifier must pass the
 //! tables as built and catch a value changed in each kind.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `damka stats` against figures computed here from the naive solver of
 //! `tests/common`, and its handling of empty or partial table directories.
 
-mod common;
+use crate::common;
 
 use common::{all_positions, build_tables, damka, naive_solve, temp_dir, Run};
 use damka_core::has_capture;

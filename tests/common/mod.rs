@@ -5,9 +5,6 @@
 //! rule set ([`rules_naive`]), a naive solver of moves to conversion
 //! ([`mtc_naive`]), constructed move-limit cases
 //! ([`rule_cases_data`]) and the C programs of the C ABI's tests ([`c_abi`]).
-//!
-//! Each test crate uses only some of these, hence the `dead_code` allowance.
-#![allow(dead_code)]
 
 pub mod c_abi;
 pub mod mtc_naive;
