@@ -24,9 +24,12 @@ use crate::error::GenError;
 /// 7-piece groups ran at 0.24 to 2.3 M positions/s on two busy cores (README,
 /// "Long runs"), so 1 M per core-second is a middle figure.
 pub const TABLE_POSITIONS_PER_CPU_SECOND: f64 = 1.0e6;
-/// The same for the rule tables (DTC, RWDL, DTZ), which solve each group once
-/// per counter layer: slower, by the Russian ≤ 6 rule build.
-pub const RULE_POSITIONS_PER_CPU_SECOND: f64 = 0.2e6;
+/// The same for the rule tables (DTC, RWDL, DTZ and the counted tables): the
+/// Russian 7-piece rule groups of session 26 took 1.1 to 4.1 M positions per
+/// second of user time (1.1 to 1.3 M for the larger ones), and 24 of them 22.8 G
+/// positions in 9,378 s on two busy cores (README, "Long runs"): the same middle
+/// figure as the tables.
+pub const RULE_POSITIONS_PER_CPU_SECOND: f64 = 1.0e6;
 /// Slurm's `--mem` is the estimate plus this share, for allocator slack.
 const MEMORY_MARGIN_SHARE: u64 = 8;
 
