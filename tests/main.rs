@@ -1,4 +1,4 @@
-//! The integration tests of the workspace, compiled as one binary.
+//! The `damka` package's integration tests, compiled as one binary.
 //!
 //! Each module is one theme (`tests/perft.rs`, `tests/rules.rs`, …) and
 //! `common` holds what they share. One binary instead of one per file: every
