@@ -9,7 +9,9 @@
 //! them is then an array access. This is hand-written rather than left to the
 //! block cache because it is the verifier's inner loop: looking each entry up in
 //! the cache (a lock, a hash, an LRU update, the slice and index recomputed)
-//! cost more than the checks themselves. Other reads (man moves, captures,
+//! cost more than the checks themselves. Man moves change the men placement, but
+//! all of a block's reach the same few blocks of the mirror slice, which are read
+//! into windows of their own (without counted states). Other reads (captures,
 //! promotions) go through the cache one entry at a time.
 
 use std::cell::Cell;
@@ -25,9 +27,14 @@ use crate::error::GenError;
 use crate::verify::CHUNK;
 
 /// Most entries a window holds, over all its tables (2 bytes each; two windows
-/// per thread). A slice whose blocks are larger (kings-only, or five kings with
+/// per thread, and [`MAN_WINDOWS`] without counted states). A slice whose blocks are larger (kings-only, or five kings with
 /// men) is read an entry at a time.
 pub(crate) const WINDOW_ENTRIES: u64 = 1 << 26;
+
+/// Windows a reader keeps for the mirror blocks that man moves reach: a man
+/// move changes the men placement, and from one block the moves of its (at most
+/// two a man) reach the same few blocks, so these hold them all.
+const MAN_WINDOWS: usize = 8;
 
 /// One move of the checked position, applied and located once.
 pub(crate) struct Successor<V: Variant> {
@@ -162,6 +169,11 @@ pub(crate) struct Reader<'a, V: Variant> {
     own: Window,
     /// The mirror block its king moves reach.
     king_block: Window,
+    /// Mirror blocks its man moves reach, without their counted states (the
+    /// counted check reads those from its own copy of layer 0).
+    man_blocks: Vec<Window>,
+    /// The slot of `man_blocks` the next new block goes to.
+    next_man_block: usize,
     /// The men part of the index of the last mirror block king moves reached,
     /// and that block's ranks seen from the slice ([`BlockRanks::rotated`]).
     king_ranks: Option<(u64, BlockRanks)>,
@@ -184,6 +196,8 @@ impl<'a, V: Variant> Reader<'a, V> {
             block: window_block(mirror.king_placements(), layout),
             own: Window::default(),
             king_block: Window::default(),
+            man_blocks: Vec::new(),
+            next_man_block: 0,
             king_ranks: None,
         }
     }
@@ -265,7 +279,9 @@ impl<'a, V: Variant> Reader<'a, V> {
                 let moved = movers & !(1u64 << mv.from_bit()) | 1u64 << mv.to_bit();
                 Some(men + ranks.kings_index(stayers, moved))
             } else {
-                Some(self.mirror.index(&after.flipped()))
+                let index = self.mirror.index(&after.flipped());
+                self.load_man_block(index)?;
+                Some(index)
             };
             if let (Some(men), true, true) = (men, king && index.is_some(), self.block > 0) {
                 let (mirror, block, layout) = (self.mirror.slice(), self.block, self.layout);
@@ -287,6 +303,33 @@ impl<'a, V: Variant> Reader<'a, V> {
             });
         }
         Ok(())
+    }
+
+    /// Makes sure a window of `man_blocks` holds position `index` of the
+    /// mirror slice, which a man move reaches, when blocks are read in windows.
+    fn load_man_block(&mut self, index: u64) -> Result<(), ProbeError> {
+        let mirror = self.mirror.slice();
+        let Some(block_index) = index.checked_div(self.block) else {
+            return Ok(());
+        };
+        if self
+            .man_blocks
+            .iter()
+            .any(|w| w.local(mirror, index).is_some())
+        {
+            return Ok(());
+        }
+        if self.man_blocks.len() < MAN_WINDOWS {
+            self.man_blocks.push(Window::default());
+        }
+        let slot = self.next_man_block % self.man_blocks.len();
+        self.next_man_block = slot + 1;
+        let layout = Layout {
+            sheets: 0,
+            ..self.layout
+        };
+        let first = block_index * self.block;
+        self.man_blocks[slot].load(self.rules, mirror, (first, self.block), layout)
     }
 
     /// The men part of the index of `white`, a position of the mirror slice a
@@ -316,10 +359,16 @@ impl<'a, V: Variant> Reader<'a, V> {
     }
 
     /// The stored entry of the `kind` table ([`Window::raw`]'s kinds) of the
-    /// mirror slice at `index`: from a window that holds it, else through the
-    /// block cache.
+    /// mirror slice at `index`: from a window that holds it (a man move's
+    /// included), else through the block cache.
     fn stored(&self, kind: ValueKind, index: u64) -> Result<u16, ProbeError> {
-        if let Some((window, local)) = self.window(index) {
+        let mirror = self.mirror.slice();
+        let man = || {
+            self.man_blocks
+                .iter()
+                .find_map(|w| w.local(mirror, index).map(|l| (w, l)))
+        };
+        if let Some((window, local)) = self.window(index).or_else(man) {
             return Ok(window.raw(kind, local));
         }
         let mut out = [0];
