@@ -27,14 +27,10 @@ use crate::error::GenError;
 use crate::verify::CHUNK;
 
 /// Most entries a window holds, over all its tables (2 bytes each; two windows
-/// per thread, and [`MAN_WINDOWS`] without counted states). A slice whose blocks are larger (kings-only, or five kings with
-/// men) is read an entry at a time.
+/// per thread, and as much again for the windows of man moves). A slice whose
+/// blocks are larger (kings-only, or five kings with men) is read an entry at a
+/// time.
 pub(crate) const WINDOW_ENTRIES: u64 = 1 << 26;
-
-/// Windows a reader keeps for the mirror blocks that man moves reach: a man
-/// move changes the men placement, and from one block the moves of its (at most
-/// two a man) reach the same few blocks, so these hold them all.
-const MAN_WINDOWS: usize = 8;
 
 /// One move of the checked position, applied and located once.
 pub(crate) struct Successor<V: Variant> {
@@ -170,10 +166,14 @@ pub(crate) struct Reader<'a, V: Variant> {
     /// The mirror block its king moves reach.
     king_block: Window,
     /// Mirror blocks its man moves reach, without their counted states (the
-    /// counted check reads those from its own copy of layer 0).
+    /// counted check reads those from its own copy of layer 0): one window per
+    /// move a man can make (two a man), since all of a block's man moves reach
+    /// the same blocks; none when they would hold more than [`WINDOW_ENTRIES`].
     man_blocks: Vec<Window>,
     /// The slot of `man_blocks` the next new block goes to.
     next_man_block: usize,
+    /// How many windows `man_blocks` may hold.
+    man_windows: usize,
     /// The men part of the index of the last mirror block king moves reached,
     /// and that block's ranks seen from the slice ([`BlockRanks::rotated`]).
     king_ranks: Option<(u64, BlockRanks)>,
@@ -198,6 +198,7 @@ impl<'a, V: Variant> Reader<'a, V> {
             king_block: Window::default(),
             man_blocks: Vec::new(),
             next_man_block: 0,
+            man_windows: man_windows(slice, mirror.king_placements(), layout),
             king_ranks: None,
         }
     }
@@ -306,12 +307,16 @@ impl<'a, V: Variant> Reader<'a, V> {
     }
 
     /// Makes sure a window of `man_blocks` holds position `index` of the
-    /// mirror slice, which a man move reaches, when blocks are read in windows.
+    /// mirror slice, which a man move reaches, when the slice has such windows.
     fn load_man_block(&mut self, index: u64) -> Result<(), ProbeError> {
         let mirror = self.mirror.slice();
         let Some(block_index) = index.checked_div(self.block) else {
             return Ok(());
         };
+        // No windows: the reads go through the block cache.
+        if self.man_windows == 0 {
+            return Ok(());
+        }
         if self
             .man_blocks
             .iter()
@@ -319,7 +324,7 @@ impl<'a, V: Variant> Reader<'a, V> {
         {
             return Ok(());
         }
-        if self.man_blocks.len() < MAN_WINDOWS {
+        if self.man_blocks.len() < self.man_windows {
             self.man_blocks.push(Window::default());
         }
         let slot = self.next_man_block % self.man_blocks.len();
@@ -436,6 +441,20 @@ impl<'a, V: Variant> Reader<'a, V> {
             first,
             &mut out[at..],
         )
+    }
+}
+
+/// The windows a reader of `slice` keeps for the blocks man moves reach
+/// (`block` positions per men placement, tables of `layout`): two per man of
+/// the side to move (White), or none when the blocks are not read in windows or
+/// those windows would hold more than the layout's window entries.
+fn man_windows(slice: Slice, block: u64, layout: Layout) -> usize {
+    let windows = 2 * u64::from(slice.material().white_men);
+    let entries = (2 + u64::from(layout.dtz)) * block * windows;
+    if window_block(block, layout) > 0 && entries <= layout.window_entries {
+        windows as usize
+    } else {
+        0
     }
 }
 
