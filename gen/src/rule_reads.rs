@@ -309,14 +309,12 @@ impl<'a, V: Variant> Reader<'a, V> {
     /// Makes sure a window of `man_blocks` holds position `index` of the
     /// mirror slice, which a man move reaches, when the slice has such windows.
     fn load_man_block(&mut self, index: u64) -> Result<(), ProbeError> {
-        let mirror = self.mirror.slice();
-        let Some(block_index) = index.checked_div(self.block) else {
-            return Ok(());
-        };
-        // No windows: the reads go through the block cache.
+        // No windows (always so when blocks are not read in windows): the reads
+        // go through the block cache.
         if self.man_windows == 0 {
             return Ok(());
         }
+        let mirror = self.mirror.slice();
         if self
             .man_blocks
             .iter()
@@ -333,7 +331,7 @@ impl<'a, V: Variant> Reader<'a, V> {
             sheets: 0,
             ..self.layout
         };
-        let first = block_index * self.block;
+        let first = index / self.block * self.block;
         self.man_blocks[slot].load(self.rules, mirror, (first, self.block), layout)
     }
 
