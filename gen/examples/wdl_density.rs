@@ -55,6 +55,9 @@ enum Order {
     /// Men placement, then the kings of the side not to move, then those of the side
     /// to move (each set in colex order, as the index orders them).
     OtherKingsFirst,
+    /// The men placements sorted by how far each side's men have advanced (White's
+    /// rows summed, then Black's), the kings in index order within each.
+    MenByAdvancement,
 }
 
 const ENCODINGS: &[Encoding] = &[
@@ -122,7 +125,44 @@ const ENCODINGS: &[Encoding] = &[
         runs: false,
         order: Order::OtherKingsFirst,
     },
+    Encoding {
+        name: "format 2, men placements by advancement",
+        dont_care: &[Kind::Capture],
+        block: 1 << 16,
+        level: 15,
+        runs: false,
+        order: Order::MenByAdvancement,
+    },
 ];
+
+/// The entries of a slice in `Order::MenByAdvancement`: index `i` of the result is
+/// the slice index stored at place `i`.
+fn men_by_advancement<V: Variant>(indexer: &SliceIndexer<V>) -> Vec<u64> {
+    let geometry = V::GEOMETRY;
+    let rows = |men: u64| -> u32 {
+        let mut sum = 0;
+        let mut bits = men;
+        while bits != 0 {
+            let square = u32::from(geometry.square_of[bits.trailing_zeros() as usize]);
+            sum += square / geometry.half;
+            bits &= bits - 1;
+        }
+        sum
+    };
+    let mut placements: Vec<(u32, u32, u64)> = (0..indexer.men_placements())
+        .map(|m| {
+            let (white, black) = indexer.men(m);
+            let black_rows = black.count_ones() * (geometry.width - 1) - rows(black);
+            (rows(white), black_rows, m)
+        })
+        .collect();
+    placements.sort_unstable();
+    let k = indexer.king_placements();
+    placements
+        .into_iter()
+        .flat_map(|(_, _, m)| m * k..(m + 1) * k)
+        .collect()
+}
 
 /// The entries of a slice in `Order::OtherKingsFirst`: index `i` of the result is the
 /// slice index stored at place `i`. Colex order of a set of squares is the numeric
@@ -205,6 +245,7 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
             kinds[k as usize] += 1;
         }
         let permutation = other_kings_first(&indexer);
+        let by_advancement = men_by_advancement(&indexer);
         let codes: Vec<u8> = values
             .iter()
             .map(|&v| wdl_code(Value::from_raw(v).wdl()))
@@ -218,6 +259,10 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
                     Order::OtherKingsFirst => (
                         permutation.iter().map(|&i| codes[i as usize]).collect(),
                         permutation.iter().map(|&i| care[i as usize]).collect(),
+                    ),
+                    Order::MenByAdvancement => (
+                        by_advancement.iter().map(|&i| codes[i as usize]).collect(),
+                        by_advancement.iter().map(|&i| care[i as usize]).collect(),
                     ),
                 };
                 codes
