@@ -13,6 +13,7 @@
 
 mod common;
 use common::{dtw_values, filled, slices_with};
+use damka_core::binomial::binomial;
 use damka_core::{has_capture, International, Russian, SliceIndexer, Variant};
 use damka_formats::table::{compress, pack_wdl, wdl_code, ValueKind};
 use damka_formats::Value;
@@ -53,11 +54,6 @@ fn filled_next(codes: &[u8], care: &[bool]) -> Vec<u8> {
     out
 }
 
-/// The number of ways to place `k` kings on `n` squares.
-fn binomial(n: u64, k: u64) -> u64 {
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
-}
-
 fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
     let mut positions = 0u64;
     let mut bytes = [0u64; FILLS.len() + 1];
@@ -72,12 +68,9 @@ fn measure<V: Variant>(dir: &Path, max_pieces: u32) {
             .iter()
             .map(|&v| wdl_code(Value::from_raw(v).wdl()))
             .collect();
-        let men = u64::from(slice.white_men() + slice.black_men());
-        let free = V::GEOMETRY.squares as u64 - men;
-        let row = binomial(
-            free - u64::from(slice.white_kings()),
-            u64::from(slice.black_kings()),
-        ) as usize;
+        let men = slice.white_men() + slice.black_men();
+        let free = V::GEOMETRY.squares as u32 - men;
+        let row = binomial(free - slice.white_kings(), slice.black_kings()) as usize;
         let kings = indexer.king_placements() as usize;
         let sizes: Vec<[u64; FILLS.len()]> = codes
             .par_chunks(BLOCK)
