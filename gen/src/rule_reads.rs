@@ -20,7 +20,7 @@ use damka_core::huge::HugeArray;
 use damka_core::{apply, generate, BlockRanks, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl};
-use damka_probe::limits::{is_exit, RuleTablebase};
+use damka_probe::limits::{ExitTest, RuleTablebase};
 use damka_probe::ProbeError;
 
 use crate::error::GenError;
@@ -269,6 +269,7 @@ impl<'a, V: Variant> Reader<'a, V> {
         let mut men: Option<u64> = None;
         let movers = pos.white() & pos.kings();
         let stayers = pos.black() & pos.kings();
+        let mut exits = ExitTest::new(self.rules.set());
         for mv in moves.iter() {
             let after = apply(pos, mv);
             let king = pos.kings() & (1u64 << mv.from_bit()) != 0;
@@ -296,7 +297,7 @@ impl<'a, V: Variant> Reader<'a, V> {
             }
             out.push(Successor {
                 mv: *mv,
-                exit: is_exit(self.rules.set(), pos, mv, &after),
+                exit: exits.is_exit(pos, mv, &after),
                 after,
                 king,
                 index,

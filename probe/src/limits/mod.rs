@@ -76,7 +76,7 @@ pub use limit::{Band, Limit};
 pub use load::RulesError;
 pub use material_class::{MaterialClass, SidePattern};
 #[doc(hidden)]
-pub use phase::{is_exit, Phase, Role, Verdict};
+pub use phase::{is_exit, ExitTest, Phase, Role, Verdict};
 #[doc(hidden)]
 pub use ruleset::Counts;
 pub use ruleset::{RuleSet, ValidationError, MAX_COUNTERS};
