@@ -15,13 +15,14 @@
 //! promotions) go through the cache one entry at a time.
 
 use std::cell::Cell;
+use std::sync::Arc;
 
 use damka_core::huge::HugeArray;
 use damka_core::{apply, generate, BlockRanks, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl};
 use damka_probe::limits::{ExitTest, RuleTablebase};
-use damka_probe::ProbeError;
+use damka_probe::{ProbeError, SliceTable};
 
 use crate::error::GenError;
 use crate::verify::CHUNK;
@@ -45,9 +46,15 @@ pub(crate) struct Successor<V: Variant> {
     /// The index of `after`, White to move, in the mirror slice, for a quiet
     /// move (the material stays); `None` for a capture or a promotion.
     pub(crate) index: Option<u64>,
+    /// For a conversion into a slice of the reader's [`Targets`]: which one, and
+    /// the index of `after` there.
+    target: Option<(usize, usize)>,
     /// The RWDL value of `after`, once read: several checks ask for it.
     rwdl: Cell<Option<RuleWdl>>,
 }
+
+/// Slices that conversions reach, each with its RWDL table decoded whole.
+pub(crate) type Targets<V> = Vec<(Slice, Arc<SliceTable<V>>)>;
 
 /// The tables a window holds.
 #[derive(Clone, Copy)]
@@ -177,16 +184,19 @@ pub(crate) struct Reader<'a, V: Variant> {
     /// The men part of the index of the last mirror block king moves reached,
     /// and that block's ranks seen from the slice ([`BlockRanks::rotated`]).
     king_ranks: Option<(u64, BlockRanks)>,
+    /// The decoded RWDL tables of slices conversions reach.
+    targets: &'a [(Slice, Arc<SliceTable<V>>)],
 }
 
 impl<'a, V: Variant> Reader<'a, V> {
     /// A reader of `slice`, whose mirror has the index `mirror`, for tables of
-    /// `layout`.
+    /// `layout`, reading the RWDL values of conversions into `targets`' slices
+    /// from their decoded tables.
     pub(crate) fn new(
         rules: &'a RuleTablebase<V>,
-        slice: Slice,
-        mirror: &'a SliceIndexer<V>,
+        (slice, mirror): (Slice, &'a SliceIndexer<V>),
         layout: Layout,
+        targets: &'a [(Slice, Arc<SliceTable<V>>)],
     ) -> Reader<'a, V> {
         Reader {
             rules,
@@ -200,6 +210,7 @@ impl<'a, V: Variant> Reader<'a, V> {
             next_man_block: 0,
             man_windows: man_windows(slice, mirror.king_placements(), layout),
             king_ranks: None,
+            targets,
         }
     }
 
@@ -273,7 +284,9 @@ impl<'a, V: Variant> Reader<'a, V> {
         for mv in moves.iter() {
             let after = apply(pos, mv);
             let king = pos.kings() & (1u64 << mv.from_bit()) != 0;
+            let mut target = None;
             let index = if mv.is_capture() || mv.is_promotion() {
+                target = self.locate_target(&after);
                 None
             } else if king {
                 let men = *men.get_or_insert_with(|| self.king_block_of(&after.flipped()));
@@ -301,10 +314,28 @@ impl<'a, V: Variant> Reader<'a, V> {
                 after,
                 king,
                 index,
+                target,
                 rwdl: Cell::new(None),
             });
         }
         Ok(())
+    }
+
+    /// Which of the reader's targets holds `after`, the position a conversion
+    /// reaches (Black to move), and its index there, with its entry asked for
+    /// ahead of the read (the misses of a position's captures overlap); `None`
+    /// when the game is over or the slice's table is not decoded.
+    fn locate_target(&self, after: &Position<V>) -> Option<(usize, usize)> {
+        if after.black() == 0 {
+            return None;
+        }
+        let white = after.flipped();
+        let slice = Slice::of(&white).ok()?;
+        let at = self.targets.iter().position(|(s, _)| *s == slice)?;
+        let table = &self.targets[at].1;
+        let index = table.indexer().index(&white) as usize;
+        table.prefetch(index);
+        Some((at, index))
     }
 
     /// Makes sure a window of `man_blocks` holds position `index` of the
@@ -403,9 +434,13 @@ impl<'a, V: Variant> Reader<'a, V> {
         if let Some(rwdl) = to.rwdl.get() {
             return Ok(rwdl);
         }
-        let rwdl = match to.index {
-            None => self.rules.rwdl(&to.after)?,
-            Some(i) => {
+        let rwdl = match (to.index, to.target) {
+            (None, Some((at, index))) => {
+                let (slice, table) = &self.targets[at];
+                self.rwdl_code(*slice, table.raw_at(index))?
+            }
+            (None, None) => self.rules.rwdl(&to.after)?,
+            (Some(i), _) => {
                 let code = self.stored(ValueKind::RuleWdl, i)?;
                 self.rwdl_code(self.mirror.slice(), code)?
             }

@@ -30,7 +30,7 @@ use damka_probe::SliceTable;
 use crate::best::{reached, Best};
 use crate::error::GenError;
 use crate::progress::OnProgress;
-use crate::rule_reads::{Layout, Reader, Successor, WINDOW_ENTRIES};
+use crate::rule_reads::{Layout, Reader, Successor, Targets, WINDOW_ENTRIES};
 use crate::verify::{check_chunks, record, tables_in, Found, Mismatch, VerifyReport};
 use crate::verify_counted::{self, CountedChecker};
 
@@ -86,8 +86,8 @@ pub fn verify_rules_windowed<V: Variant>(
         if !rules.path(slice, ValueKind::RuleWdl).is_file() {
             continue;
         }
-        preload_conversions(&rules, slice)?;
-        let checker = Checker::new(&rules, slice, layout)?;
+        let targets = preload_conversions(&rules, slice)?;
+        let checker = Checker::new(&rules, slice, layout, targets)?;
         let size = checker.size;
         let chunk = checker.scratch().reader.chunk();
         let chunks = check_chunks(
@@ -108,11 +108,16 @@ pub fn verify_rules_windowed<V: Variant>(
 const PRELOAD_POSITIONS: u64 = 4 << 30;
 
 /// Decodes whole, before the walk, the RWDL tables of the slices that a capture
-/// or a promotion from `slice` reaches, as far as [`PRELOAD_POSITIONS`] allows,
-/// so that `rules` reads them from memory. The walk reads them at random, one
-/// entry per capture; through the block cache each read took a lock, a hash
-/// and an LRU update, a quarter of the time of a Russian 7-piece check.
-fn preload_conversions<V: Variant>(rules: &RuleTablebase<V>, slice: Slice) -> Result<(), GenError> {
+/// or a promotion from `slice` reaches, as far as [`PRELOAD_POSITIONS`] allows
+/// (the reader reads the others through the block cache). The walk reads them
+/// at random, one entry per capture; through the block cache each read took a
+/// lock, a hash and an LRU update, a quarter of the time of a Russian 7-piece
+/// check.
+fn preload_conversions<V: Variant>(
+    rules: &RuleTablebase<V>,
+    slice: Slice,
+) -> Result<Targets<V>, GenError> {
+    let mut targets = Vec::new();
     let mut left = PRELOAD_POSITIONS;
     for target in successors(slice) {
         if target == slice.mirror() || !rules.path(target, ValueKind::RuleWdl).is_file() {
@@ -121,10 +126,10 @@ fn preload_conversions<V: Variant>(rules: &RuleTablebase<V>, slice: Slice) -> Re
         let size = SliceIndexer::<V>::new(target)?.size();
         if size <= left {
             left -= size;
-            rules.table(target, ValueKind::RuleWdl)?;
+            targets.push((target, rules.table(target, ValueKind::RuleWdl)?));
         }
     }
-    Ok(())
+    Ok(targets)
 }
 
 /// The rule tables `set` has for `material`, read in windows of at most
@@ -154,6 +159,8 @@ struct Checker<'a, V: Variant> {
     budget: Option<u32>,
     /// The checks of its counted table, if it has one.
     counted: Option<CountedChecker<'a, V>>,
+    /// The RWDL tables of the slices its conversions reach, decoded.
+    targets: Targets<V>,
 }
 
 /// What one thread keeps from one position to the next.
@@ -167,7 +174,12 @@ struct Scratch<'c, V: Variant> {
 }
 
 impl<'a, V: Variant> Checker<'a, V> {
-    fn new(rules: &'a RuleTablebase<V>, slice: Slice, layout: Layout) -> Result<Self, GenError> {
+    fn new(
+        rules: &'a RuleTablebase<V>,
+        slice: Slice,
+        layout: Layout,
+        targets: Targets<V>,
+    ) -> Result<Self, GenError> {
         let phase = rules.phase(slice.material())?;
         let theory = rules.tablebase().slice_table(slice)?;
         Ok(Checker {
@@ -182,13 +194,19 @@ impl<'a, V: Variant> Checker<'a, V> {
                 .zeroing_budget(rules.set(), &[])
                 .map(|(_, budget)| budget),
             counted: CountedChecker::new(rules, slice)?,
+            targets,
         })
     }
 
     /// Scratch for one thread.
     fn scratch(&self) -> Scratch<'_, V> {
         Scratch {
-            reader: Reader::new(self.rules, self.slice, &self.mirror, self.layout),
+            reader: Reader::new(
+                self.rules,
+                (self.slice, &self.mirror),
+                self.layout,
+                &self.targets,
+            ),
             generated: Vec::new(),
             moves: Vec::new(),
             states: Vec::new(),
