@@ -11,8 +11,10 @@
 //! the cache (a lock, a hash, an LRU update, the slice and index recomputed)
 //! cost more than the checks themselves. Man moves change the men placement, but
 //! all of a block's reach the same few blocks of the mirror slice, which are read
-//! into windows of their own (without counted states). Other reads (captures,
-//! promotions) go through the cache one entry at a time.
+//! into windows of their own (without counted states). Captures and promotions
+//! reach other materials: their RWDL values are read from the targets' tables
+//! decoded whole ([`Targets`]), where the verifier decoded them, else through
+//! the cache one entry at a time.
 
 use std::cell::Cell;
 use std::sync::Arc;

@@ -509,6 +509,8 @@ mod tests {
     /// Every conversion of every `step`-th position of up to `pieces` pieces is
     /// an exit where the material's phase says none continues; returns how many
     /// conversions were not exits (in the materials where some may continue).
+    /// On the way, checks [`is_exit`] and an [`ExitTest`] kept over each
+    /// position's moves against the definition, counter by counter.
     fn conversions_that_continue<V: Variant>(set: &RuleSet, pieces: u32, step: u64) -> usize {
         let mut continuing = 0;
         for slice in damka_core::build_order::<V>(pieces) {
@@ -516,11 +518,19 @@ mod tests {
             let indexer = damka_core::SliceIndexer::<V>::new(slice).unwrap();
             for index in (0..indexer.size()).step_by(step as usize) {
                 let pos = indexer.position(index);
+                let mut test = ExitTest::new(set);
                 for mv in damka_core::legal_moves(&pos) {
+                    let after = damka_core::apply(&pos, &mv);
+                    let events = Events::of_move(&pos, &mv);
+                    let defined = (mv.is_capture() || mv.is_promotion())
+                        && drawing(set).all(|c| {
+                            !c.applies_at(&after) || !c.applies_at(&pos) || c.resets_on(events)
+                        });
+                    assert_eq!(test.is_exit(&pos, &mv, &after), defined, "{pos} {mv:?}");
+                    assert_eq!(is_exit(set, &pos, &mv, &after), defined, "{pos} {mv:?}");
                     if !mv.is_capture() && !mv.is_promotion() {
                         continue;
                     }
-                    let after = damka_core::apply(&pos, &mv);
                     if !is_exit(set, &pos, &mv, &after) {
                         assert!(phase.continues_through_conversions(), "{slice}: {mv:?}");
                         continuing += 1;
@@ -539,6 +549,7 @@ mod tests {
         let continuing =
             conversions_that_continue::<damka_core::International>(&presets::fmjd(), 4, 31);
         assert!(continuing > 0, "I2 and I3 count through promotions");
+        conversions_that_continue::<damka_core::Russian>(&presets::russian_1900(), 4, 7);
     }
 
     #[test]
