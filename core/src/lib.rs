@@ -45,4 +45,4 @@ pub use slice::{white_to_move, Slice};
 pub use subslice::{advancement, MenIndices, MenPlacement, SubSlice};
 pub use variant::{International, Russian, Variant, VariantKind};
 #[doc(hidden)]
-pub use walk::{BlockRanks, BlockWalk};
+pub use walk::{BlockRanks, BlockWalk, IndexWalk};

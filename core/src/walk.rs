@@ -165,6 +165,44 @@ impl<V: Variant> Iterator for BlockWalk<V> {
     }
 }
 
+/// The positions of a slice at the indices a caller asks for, mostly in
+/// increasing order: each index one past the last is made from the position
+/// before ([`BlockWalk`]), any other unranked. For readers that walk a slice
+/// run by run, such as verification.
+pub struct IndexWalk<V: Variant> {
+    /// The index the walk gives next.
+    next: u64,
+    walk: Option<BlockWalk<V>>,
+}
+
+impl<V: Variant> Default for IndexWalk<V> {
+    fn default() -> Self {
+        IndexWalk {
+            next: 0,
+            walk: None,
+        }
+    }
+}
+
+impl<V: Variant> IndexWalk<V> {
+    /// The position at `index` of `indexer`'s slice, which must be below its size
+    /// (and the same slice at every call).
+    #[inline]
+    pub fn position(&mut self, indexer: &SliceIndexer<V>, index: u64) -> Position<V> {
+        if index == self.next {
+            if let Some(pos) = self.walk.as_mut().and_then(Iterator::next) {
+                self.next += 1;
+                return pos;
+            }
+        }
+        let block = indexer.king_placements();
+        let mut walk = BlockWalk::new(indexer, index / block, index % block);
+        let pos = walk.next().expect("a block walk starts at a position");
+        (self.next, self.walk) = (index + 1, Some(walk));
+        pos
+    }
+}
+
 /// The king placements of one block, ranked by table: [`BlockRanks::kings_index`]
 /// equals [`SliceIndexer::kings_index`] for the block's positions.
 pub struct BlockRanks {
@@ -296,6 +334,27 @@ mod tests {
         }
         for name in ["0M2K-0M1K", "1M1K-1M0K", "2M0K-0M2K"] {
             walks_like_unranking::<International>(name);
+        }
+    }
+
+    #[test]
+    fn index_walk_equals_unranking_in_runs_and_jumps() {
+        for name in ["1M1K-1M1K", "2M2K-1M0K", "0M3K-0M1K"] {
+            let indexer = SliceIndexer::<Russian>::new(name.parse::<Slice>().unwrap()).unwrap();
+            let (size, k) = (indexer.size(), indexer.king_placements());
+            // Runs across block ends, a jump back, a jump ahead and a repeat.
+            let indices = (0..2 * k + 3)
+                .chain([k - 1, size / 2, size / 2 + 1, size / 2 + 1])
+                .chain(size.saturating_sub(k + 2)..size)
+                .filter(|&i| i < size);
+            let mut walk = IndexWalk::default();
+            for index in indices {
+                assert_eq!(
+                    walk.position(&indexer, index),
+                    indexer.position(index),
+                    "{name} {index}"
+                );
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use damka_core::enumerate::successors;
 use damka_core::{apply, generate};
-use damka_core::{Material, Move, Position, Slice, SliceIndexer, Variant};
+use damka_core::{IndexWalk, Material, Move, Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::limits::{Counted, Phase, RuleSet, RuleTablebase, Verdict};
@@ -166,6 +166,7 @@ struct Checker<'a, V: Variant> {
 /// What one thread keeps from one position to the next.
 struct Scratch<'c, V: Variant> {
     reader: Reader<'c, V>,
+    walk: IndexWalk<V>,
     generated: Vec<Move>,
     moves: Vec<Successor<V>>,
     /// The counted states of the position checked.
@@ -207,6 +208,7 @@ impl<'a, V: Variant> Checker<'a, V> {
                 self.layout,
                 &self.targets,
             ),
+            walk: IndexWalk::default(),
             generated: Vec::new(),
             moves: Vec::new(),
             states: Vec::new(),
@@ -216,7 +218,7 @@ impl<'a, V: Variant> Checker<'a, V> {
 
     /// Checks the position at `index`, adding what is wrong to `found`.
     fn check(&self, index: u64, found: &mut Found, s: &mut Scratch<'_, V>) -> Result<(), GenError> {
-        let pos = self.theory.indexer().position(index);
+        let pos = s.walk.position(self.theory.indexer(), index);
         let mut record = |table: &'static str, stored: String, expected: String| {
             record(found, || Mismatch {
                 slice: self.slice,
