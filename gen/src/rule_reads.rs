@@ -30,10 +30,40 @@ use crate::error::GenError;
 use crate::verify::CHUNK;
 
 /// Most entries a window holds, over all its tables (2 bytes each; two windows
-/// per thread, and as much again for the windows of man moves). A slice whose
-/// blocks are larger (kings-only, or five kings with men) is read an entry at a
-/// time.
+/// per thread, and as much again for the windows of man moves), unless the memory
+/// allows whole blocks that are larger ([`grown_window_entries`]). A slice whose
+/// blocks are larger still (kings-only, or five kings with men) is read an entry
+/// at a time.
 pub(crate) const WINDOW_ENTRIES: u64 = 1 << 26;
+
+/// The most entries a window may hold in the check of a slice with `block`
+/// positions per men placement and `white_men` men of the side to move, whose
+/// tables are `layout` (its `window_entries` aside), on `threads` threads with
+/// `room` bytes for the windows: [`WINDOW_ENTRIES`], or what a whole block needs
+/// where that is more and every thread's windows (two with the counted states,
+/// and those of man moves) fit in `room`. A block too large for a window is read
+/// an entry at a time, which doubled a check's time (README, session 35); the
+/// large blocks are those of five or more kings with men, whose layered counted
+/// tables hold 50 states a position under `fmjd`.
+pub(crate) fn grown_window_entries(
+    (block, white_men): (u64, u32),
+    layout: Layout,
+    threads: u64,
+    room: u64,
+) -> u64 {
+    let own = block * (2 + u64::from(layout.dtz) + layout.sheets);
+    let man = 2 * u64::from(white_men) * block * (2 + u64::from(layout.dtz));
+    let need = own.max(man);
+    if need <= WINDOW_ENTRIES {
+        return WINDOW_ENTRIES;
+    }
+    let bytes = threads * 2 * (2 * own + man);
+    if bytes <= room {
+        need
+    } else {
+        WINDOW_ENTRIES
+    }
+}
 
 /// One move of the checked position, applied and located once.
 pub(crate) struct Successor<V: Variant> {
@@ -503,5 +533,48 @@ pub(crate) fn window_block(block: u64, layout: Layout) -> u64 {
         block
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(dtz: bool, sheets: u64) -> Layout {
+        Layout {
+            dtz,
+            sheets,
+            window_entries: 0,
+        }
+    }
+
+    #[test]
+    fn windows_grow_to_a_whole_block_only_where_the_memory_holds_them() {
+        let layered = layout(true, 50);
+        // International `1M3K-0M2K`: 19,068,840 positions a block, 53 entries each.
+        let block = 19_068_840;
+        let (own, man) = (block * 53, 2 * block * 3);
+        let all = 2 * 2 * (2 * own + man);
+        assert_eq!(grown_window_entries((block, 1), layered, 2, all), own);
+        assert_eq!(
+            grown_window_entries((block, 1), layered, 2, all - 1),
+            WINDOW_ENTRIES
+        );
+        // Blocks that fit the fixed windows keep them, whatever the room.
+        assert_eq!(
+            grown_window_entries((1000, 1), layered, 2, u64::MAX),
+            WINDOW_ENTRIES
+        );
+        assert_eq!(
+            grown_window_entries((1000, 1), layered, 2, 0),
+            WINDOW_ENTRIES
+        );
+        // Without counted states the windows of man moves can be the larger.
+        let plain = layout(true, 0);
+        let block = 12_000_000;
+        assert_eq!(
+            grown_window_entries((block, 2), plain, 2, u64::MAX),
+            4 * block * 3
+        );
     }
 }

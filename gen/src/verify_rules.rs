@@ -28,9 +28,10 @@ use damka_probe::limits::{Counted, Phase, RuleSet, RuleTablebase, Verdict};
 use damka_probe::SliceTable;
 
 use crate::best::{reached, Best};
+use crate::budget::default_budget;
 use crate::error::GenError;
 use crate::progress::OnProgress;
-use crate::rule_reads::{Layout, Reader, Successor, Targets, WINDOW_ENTRIES};
+use crate::rule_reads::{grown_window_entries, Layout, Reader, Successor, Targets, WINDOW_ENTRIES};
 use crate::verify::{check_chunks, record, tables_in, Found, Mismatch, VerifyReport};
 use crate::verify_counted::{self, CountedChecker};
 
@@ -53,7 +54,7 @@ pub fn verify_rules_of<V: Variant>(
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_windowed::<V>(root, set, only, WINDOW_ENTRIES, progress)
+    verify_rules_in::<V>(root, set, only, None, progress)
 }
 
 /// [`verify_rules_of`] with windows of at most `window_entries` entries
@@ -65,6 +66,19 @@ pub fn verify_rules_windowed<V: Variant>(
     set: &RuleSet,
     only: Option<Slice>,
     window_entries: u64,
+    progress: Option<OnProgress<'_>>,
+) -> Result<VerifyReport, GenError> {
+    verify_rules_in::<V>(root, set, only, Some(window_entries), progress)
+}
+
+/// [`verify_rules_of`] with windows of at most `window_entries` entries, or,
+/// when `None`, as large as each slice's blocks need where half the available
+/// memory holds them ([`grown_window_entries`]).
+fn verify_rules_in<V: Variant>(
+    root: &Path,
+    set: &RuleSet,
+    only: Option<Slice>,
+    window_entries: Option<u64>,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
     let mut report = VerifyReport::default();
@@ -80,7 +94,18 @@ pub fn verify_rules_windowed<V: Variant>(
         // check: the tables it decodes whole (the slice's and its successors')
         // are kept for as long as it lives, so one reader for the whole run
         // would end up holding every table of the set.
-        let layout = layout(set, &slice.material(), window_entries);
+        let layout = match window_entries {
+            Some(entries) => layout(set, &slice.material(), entries),
+            None => {
+                let fixed = layout(set, &slice.material(), WINDOW_ENTRIES);
+                let block = SliceIndexer::<V>::new(slice)?.king_placements();
+                let threads = rayon::current_num_threads() as u64;
+                let room = default_budget().map_or(0, |bytes| bytes / 2);
+                let white_men = slice.material().white_men;
+                let entries = grown_window_entries((block, white_men), fixed, threads, room);
+                layout(set, &slice.material(), entries)
+            }
+        };
         let cache = verify_counted::cache_bytes::<V>(set, slice, layout)?;
         let rules = RuleTablebase::<V>::with_cache_bytes(root, set.clone(), cache);
         if !rules.path(slice, ValueKind::RuleWdl).is_file() {
