@@ -285,12 +285,19 @@ impl<'a, V: Variant> Reader<'a, V> {
         Ok((self.rules.dtc(pos)?, dtz, self.rules.rwdl(pos)?))
     }
 
-    /// Positions per chunk of the slice's walk: whole blocks when they are read
-    /// in windows, so that each is read once.
-    pub(crate) fn chunk(&self) -> u64 {
+    /// Positions per chunk of the walk of the slice, of `size` positions: whole
+    /// blocks when they are read in windows, so that each is read once, unless
+    /// that leaves fewer than four chunks a thread; then a slice of a few huge
+    /// blocks (kings-only) is cut inside its blocks, each part loading its
+    /// block's windows, so that every thread has work.
+    pub(crate) fn chunk(&self, size: u64) -> u64 {
         match self.block {
             0 => CHUNK,
-            block => block * (CHUNK / block).max(1),
+            block => {
+                let whole = block * (CHUNK / block).max(1);
+                let shared = size.div_ceil(4 * rayon::current_num_threads() as u64);
+                whole.min(shared).max(whole.min(CHUNK))
+            }
         }
     }
 

@@ -114,7 +114,7 @@ fn verify_rules_in<V: Variant>(
         let targets = preload_conversions(&rules, slice)?;
         let checker = Checker::new(&rules, slice, layout, targets)?;
         let size = checker.size;
-        let chunk = checker.scratch().reader.chunk();
+        let chunk = checker.scratch().reader.chunk(size);
         let chunks = check_chunks(
             slice,
             (size, chunk),
