@@ -43,7 +43,7 @@ pub(crate) const WINDOW_ENTRIES: u64 = 1 << 26;
 /// where that is more and every thread's windows (two with the counted states,
 /// and those of man moves) fit in `room`. A block too large for a window is read
 /// an entry at a time, which doubled a check's time (README, session 35); the
-/// large blocks are those of five or more kings with men, whose layered counted
+/// large blocks are those of four or more kings with men, whose layered counted
 /// tables hold 50 states a position under `fmjd`.
 pub(crate) fn grown_window_entries(
     (block, white_men): (u64, u32),
@@ -51,8 +51,8 @@ pub(crate) fn grown_window_entries(
     threads: u64,
     room: u64,
 ) -> u64 {
-    let own = block * (2 + u64::from(layout.dtz) + layout.sheets);
-    let man = 2 * u64::from(white_men) * block * (2 + u64::from(layout.dtz));
+    let own = layout.block_entries(block);
+    let man = layout.man_entries(block, 2 * u64::from(white_men));
     let need = own.max(man);
     if need <= WINDOW_ENTRIES {
         return WINDOW_ENTRIES;
@@ -97,6 +97,20 @@ pub(crate) struct Layout {
     pub(crate) sheets: u64,
     /// Most entries a window may hold over all tables ([`WINDOW_ENTRIES`]).
     pub(crate) window_entries: u64,
+}
+
+impl Layout {
+    /// The entries a window of a block of `block` positions holds: the DTC,
+    /// RWDL and DTZ entries and the counted states of each.
+    fn block_entries(&self, block: u64) -> u64 {
+        block * (2 + u64::from(self.dtz) + self.sheets)
+    }
+
+    /// The entries of all the windows of man moves (without counted states) of
+    /// a slice with `block` positions per men placement and `windows` of them.
+    fn man_entries(&self, block: u64, windows: u64) -> u64 {
+        block * (2 + u64::from(self.dtz)) * windows
+    }
 }
 
 /// The rule-table entries of one block of a slice, read whole.
@@ -523,7 +537,7 @@ impl<'a, V: Variant> Reader<'a, V> {
 /// those windows would hold more than the layout's window entries.
 fn man_windows(slice: Slice, block: u64, layout: Layout) -> usize {
     let windows = 2 * u64::from(slice.material().white_men);
-    let entries = (2 + u64::from(layout.dtz)) * block * windows;
+    let entries = layout.man_entries(block, windows);
     if window_block(block, layout) > 0 && entries <= layout.window_entries {
         windows as usize
     } else {
@@ -535,8 +549,7 @@ fn man_windows(slice: Slice, block: u64, layout: Layout) -> usize {
 /// and tables of `layout`: the block, or 0 when it does not fit in the
 /// layout's window.
 pub(crate) fn window_block(block: u64, layout: Layout) -> u64 {
-    let per_position = 2 + u64::from(layout.dtz) + layout.sheets;
-    if block * per_position <= layout.window_entries {
+    if layout.block_entries(block) <= layout.window_entries {
         block
     } else {
         0

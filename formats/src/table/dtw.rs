@@ -175,8 +175,8 @@ mod tests {
     }
 
     proptest! {
-        /// Blocks of small values (no wide value), of values around the escape,
-        /// (at most the escape) and of any value encode as the definition says, and decode back.
+        /// Blocks of small values (no wide value), of values up to the escape
+        /// itself, and of any value encode as the definition says, and decode back.
         #[test]
         fn encoding_follows_the_definition(
             small in prop::collection::vec(0u16..255, 0..600),
