@@ -12,10 +12,14 @@ pub const WDL_ZSTD_LEVEL: i32 = 15;
 /// four times larger raw; higher levels gain a few per cent for several times the
 /// time.
 pub const DTW_ZSTD_LEVEL: i32 = 6;
-/// The zstd level writers use for counted DTC blocks: they hold hundreds of
-/// entries per position, mostly long runs of one value, which the fastest levels
-/// already shrink well.
-pub const COUNTED_ZSTD_LEVEL: i32 = 1;
+/// The zstd level writers use for counted DTC blocks: they hold dozens of entries
+/// per position, mostly long runs of one value. Level 6 in blocks of
+/// [`COUNTED_BLOCK_ENTRIES`](super::dtw::COUNTED_BLOCK_ENTRIES) stores
+/// International `fmjd` counted tables in 0.67 of the bytes of level 1 in blocks
+/// of 16,384 entries, for about four times the compression time
+/// (`formats/FORMAT.md`, "Counted DTC density"): those tables are most of the
+/// bytes of a rule set, and the 6-piece set must fit on one disk.
+pub const COUNTED_ZSTD_LEVEL: i32 = 6;
 
 thread_local! {
     /// One zstd decompression context per thread, reused: creating one costs more

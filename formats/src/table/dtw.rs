@@ -6,6 +6,10 @@ use crate::value::Value;
 
 /// DTW entries per block (one byte each: 16 KiB decompressed, plus wide values).
 pub const DTW_BLOCK_ENTRIES: u32 = 1 << 14;
+/// Counted DTC entries per block: dozens per position, so larger blocks than
+/// DTW's (64 KiB decompressed), which compress better (see
+/// [`COUNTED_ZSTD_LEVEL`](super::compress::COUNTED_ZSTD_LEVEL)).
+pub const COUNTED_BLOCK_ENTRIES: u32 = 1 << 16;
 /// The DTW byte that says "look the value up in the block's wide list".
 pub const DTW_ESCAPE: u8 = 0xFF;
 

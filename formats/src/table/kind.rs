@@ -2,7 +2,7 @@
 //! name in file names, and the block size and zstd level writers use for it.
 
 use super::compress::{COUNTED_ZSTD_LEVEL, DTW_ZSTD_LEVEL, WDL_ZSTD_LEVEL};
-use super::dtw::DTW_BLOCK_ENTRIES;
+use super::dtw::{COUNTED_BLOCK_ENTRIES, DTW_BLOCK_ENTRIES};
 use super::wdl::WDL_BLOCK_ENTRIES;
 
 /// What a table file stores per position.
@@ -103,8 +103,8 @@ impl ValueKind {
             | ValueKind::Dtc
             | ValueKind::RuleWdl
             | ValueKind::Dtz
-            | ValueKind::CountedDtc
             | ValueKind::Mtc => DTW_BLOCK_ENTRIES,
+            ValueKind::CountedDtc => COUNTED_BLOCK_ENTRIES,
         }
     }
 }
