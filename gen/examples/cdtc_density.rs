@@ -23,6 +23,7 @@ struct Way {
     level: i32,
 }
 
+/// The ways measured, the first being the one the others are compared with.
 const WAYS: &[Way] = &[
     Way {
         name: "16,384 entries, level 1 (before)",
