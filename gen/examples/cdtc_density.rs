@@ -13,7 +13,7 @@
 //! included (16 bytes a block). The time is the wall time of that encoding and
 //! compression (run it with `RAYON_NUM_THREADS=1` to read it as CPU time).
 
-use damka_formats::table::{compress, encode_dtw, Block, TableHeader, HEADER_LEN};
+use damka_formats::table::{compress, encode_dtw, TableHeader, HEADER_LEN};
 use rayon::prelude::*;
 
 /// One way of storing the values: the entries per block and the zstd level.
@@ -139,18 +139,16 @@ fn main() {
 fn read_run(header: &TableHeader, file: &[u8], start: u64) -> Vec<u16> {
     let end = (start + RUN as u64).min(header.entries);
     let per_block = u64::from(header.block_entries);
-    let mut values = Vec::with_capacity((end - start) as usize);
-    let mut block_values = vec![0u16; per_block as usize];
+    let mut values = vec![0u16; (end - start) as usize];
     for block in start / per_block..end.div_ceil(per_block) {
-        let n = header.entries_in(block);
-        match header.decode_block(file, block).expect("a sound block") {
-            Block::Dtw(b) => b.expand_into(&mut block_values[..n]),
-            Block::Wdl(_) => panic!("not a counted DTC table"),
-        }
         let first = block * per_block;
-        let from = start.max(first) - first;
-        let to = end.min(first + n as u64) - first;
-        values.extend_from_slice(&block_values[from as usize..to as usize]);
+        let (from, to) = (start.max(first), end.min(first + per_block));
+        let decoded = header.decode_block(file, block).expect("a sound block");
+        let out = &mut values[(from - start) as usize..(to - start) as usize];
+        assert!(
+            decoded.raw_range((from - first) as usize, out),
+            "not a counted DTC table"
+        );
     }
     values
 }
