@@ -10,8 +10,8 @@ use common::{damka, temp_dir, Run};
 use tempfile::TempDir;
 
 use damka_formats::{
-    table::compress, table::encode_dtw, table::pack_wdl, table::wdl_code, table::Block,
-    table::TableHeader, table::TableWriter, table::HEADER_LEN,
+    table::encode_dtw, table::pack_wdl, table::wdl_code, table::Block, table::TableHeader,
+    table::TableWriter, table::HEADER_LEN,
 };
 
 /// A fresh temporary directory with the Russian tables of up to 3 pieces.
@@ -71,7 +71,7 @@ fn rewrite(path: &Path, edit: impl Fn(usize, u16) -> u16) {
             }
         };
         writer
-            .push_block(&compress(&raw, header.kind.zstd_level()).unwrap())
+            .push_block(&header.kind.compress_block(&raw).unwrap())
             .unwrap();
     }
     let (out, _) = writer.finish().unwrap();

@@ -1,7 +1,11 @@
 //! Measures what the counted DTC tables (`.cdtc.dkt`) would take in other block
 //! sizes and zstd levels, against blocks of 16,384 entries at level 1 (the
-//! writers' choice until session 36; now 65,536 entries at level 6). The
-//! results are in `formats/FORMAT.md`, "Counted DTC density".
+//! writers' choice until session 36; in session 36 65,536 entries at level 6;
+//! now 65,536 entries at level 1, and at level 6 where level 1 leaves more than
+//! 1,024 bytes, [`ValueKind::compress_block`]), and with each value equal to the
+//! entry before it replaced by 0 (the other values raised by one) before
+//! compression. The results are in `formats/FORMAT.md`,
+//! "Counted DTC density".
 //!
 //! ```text
 //! cargo run --release -p damka-gen --example cdtc_density -- SAMPLE FILE...
@@ -13,14 +17,17 @@
 //! included (16 bytes a block). The time is the wall time of that encoding and
 //! compression (run it with `RAYON_NUM_THREADS=1` to read it as CPU time).
 
-use damka_formats::table::{compress, encode_dtw, TableHeader, HEADER_LEN};
+use damka_formats::table::{compress, encode_dtw, TableHeader, ValueKind, HEADER_LEN};
 use rayon::prelude::*;
 
-/// One way of storing the values: the entries per block and the zstd level.
+/// One way of storing the values: the entries per block, the zstd level (0:
+/// as writers compress counted DTC blocks now), and whether a value equal to
+/// the entry before it in its block is stored as 0.
 struct Way {
     name: &'static str,
     block: usize,
     level: i32,
+    repeats: bool,
 }
 
 /// The ways measured, the first being the one the others are compared with.
@@ -29,56 +36,91 @@ const WAYS: &[Way] = &[
         name: "16,384 entries, level 1 (before)",
         block: 1 << 14,
         level: 1,
+        repeats: false,
     },
     Way {
         name: "16,384 entries, level 6",
         block: 1 << 14,
         level: 6,
+        repeats: false,
     },
     Way {
         name: "16,384 entries, level 9",
         block: 1 << 14,
         level: 9,
+        repeats: false,
     },
     Way {
         name: "65,536 entries, level 1",
         block: 1 << 16,
         level: 1,
+        repeats: false,
     },
     Way {
         name: "65,536 entries, level 2",
         block: 1 << 16,
         level: 2,
+        repeats: false,
     },
     Way {
         name: "65,536 entries, level 4",
         block: 1 << 16,
         level: 4,
+        repeats: false,
     },
     Way {
         name: "65,536 entries, level 5",
         block: 1 << 16,
         level: 5,
+        repeats: false,
     },
     Way {
-        name: "65,536 entries, level 6 (now)",
+        name: "65,536 entries, level 6 (session 36)",
         block: 1 << 16,
         level: 6,
+        repeats: false,
+    },
+    Way {
+        name: "65,536 entries, level 1, level 6 above 1,024 bytes (now)",
+        block: 1 << 16,
+        level: 0,
+        repeats: false,
     },
     Way {
         name: "65,536 entries, level 9",
         block: 1 << 16,
         level: 9,
+        repeats: false,
     },
     Way {
         name: "262,144 entries, level 1",
         block: 1 << 18,
         level: 1,
+        repeats: false,
     },
     Way {
         name: "262,144 entries, level 6",
         block: 1 << 18,
         level: 6,
+        repeats: false,
+    },
+    Way {
+        name: "65,536 entries, level 1, repeats as 0",
+        block: 1 << 16,
+        level: 1,
+        repeats: true,
+    },
+    Way {
+        name: "65,536 entries, level 6, repeats as 0",
+        block: 1 << 16,
+        level: 6,
+        repeats: true,
+    },
+    Way {
+        name: "262,144 entries, level 1, repeats as 0",
+        block: 1 << 18,
+        level: 1,
+        repeats: true,
     },
 ];
 
@@ -111,7 +153,12 @@ fn main() {
                 .map(|run| {
                     run.chunks(way.block)
                         .map(|chunk| {
-                            compress(&encode_dtw(chunk), way.level).expect("zstd").len() as u64 + 16
+                            let raw = encode_dtw(&as_stored(chunk, way.repeats));
+                            let compressed = match way.level {
+                                0 => ValueKind::CountedDtc.compress_block(&raw),
+                                level => compress(&raw, level),
+                            };
+                            compressed.expect("zstd").len() as u64 + 16
                         })
                         .sum::<u64>()
                 })
@@ -132,6 +179,19 @@ fn main() {
             time
         );
     }
+}
+
+/// The values of one block as a way stores them: as they are, or with each
+/// value equal to the entry before it replaced by 0 and the others raised by one.
+fn as_stored(block: &[u16], repeats: bool) -> Vec<u16> {
+    if !repeats {
+        return block.to_vec();
+    }
+    std::iter::once(None)
+        .chain(block.iter().map(Some))
+        .zip(block)
+        .map(|(before, &value)| if before == Some(&value) { 0 } else { value + 1 })
+        .collect()
 }
 
 /// The values of the run of at most [`RUN`] entries from entry `start` of the

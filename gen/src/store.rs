@@ -262,10 +262,11 @@ impl FileStore {
             entries,
             &|block| {
                 let range = block * per_block..((block + 1) * per_block).min(entries);
-                compress(&encode(range)?, kind.zstd_level()).map_err(|e| GenError::Write {
-                    path: path.to_path_buf(),
-                    message: e.to_string(),
-                })
+                kind.compress_block(&encode(range)?)
+                    .map_err(|e| GenError::Write {
+                        path: path.to_path_buf(),
+                        message: e.to_string(),
+                    })
             },
         )
     }
@@ -352,7 +353,7 @@ impl FileStore {
 /// One block of a table of raw `u16` values of `kind` (DTC, RWDL, DTZ, counted
 /// DTC, MTC), encoded and compressed as [`FileStore`] writes it.
 pub fn compressed_values_block(kind: ValueKind, values: &[u16]) -> std::io::Result<Vec<u8>> {
-    compress(&encode_dtw(values), kind.zstd_level())
+    kind.compress_block(&encode_dtw(values))
 }
 
 /// The packed WDL block of the entries `range`.

@@ -12,14 +12,24 @@ pub const WDL_ZSTD_LEVEL: i32 = 15;
 /// four times larger raw; higher levels gain a few per cent for several times the
 /// time.
 pub const DTW_ZSTD_LEVEL: i32 = 6;
-/// The zstd level writers use for counted DTC blocks: they hold dozens of entries
-/// per position, mostly long runs of one value. Level 6 in blocks of
-/// [`COUNTED_BLOCK_ENTRIES`](super::dtw::COUNTED_BLOCK_ENTRIES) stores
+/// The zstd level writers try first on counted DTC blocks: they hold dozens of
+/// entries per position, mostly long runs of one value, and most blocks with
+/// men on both sides shrink to a few hundred bytes at this level already.
+pub const COUNTED_FAST_LEVEL: i32 = 1;
+/// The zstd level writers try next on a counted DTC block that level
+/// [`COUNTED_FAST_LEVEL`] left larger than [`COUNTED_RECOMPRESS_ABOVE`] bytes,
+/// keeping the smaller frame. In blocks of
+/// [`COUNTED_BLOCK_ENTRIES`](super::dtw::COUNTED_BLOCK_ENTRIES) that stores
 /// International `fmjd` counted tables in 0.67 of the bytes of level 1 in blocks
-/// of 16,384 entries, for about four times the compression time
-/// (`formats/FORMAT.md`, "Counted DTC density"): those tables are most of the
-/// bytes of a rule set, and the 6-piece set must fit on one disk.
-pub const COUNTED_ZSTD_LEVEL: i32 = 6;
+/// of 16,384 entries (`formats/FORMAT.md`, "Counted DTC density"): those tables
+/// are most of the bytes of a rule set, and the 6-piece set must fit on one disk.
+pub const COUNTED_STRONG_LEVEL: i32 = 6;
+/// The size of a counted DTC block's level-[`COUNTED_FAST_LEVEL`] frame above
+/// which writers also try level [`COUNTED_STRONG_LEVEL`]. Blocks that compress
+/// better than this gain a few per cent at the stronger level for about seven
+/// times the time; always compressing at level 6 cost a rule build 15 to 19 %
+/// more CPU (`formats/FORMAT.md`).
+pub const COUNTED_RECOMPRESS_ABOVE: usize = 1024;
 
 thread_local! {
     /// One zstd decompression context per thread, reused: creating one costs more

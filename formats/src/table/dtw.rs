@@ -8,7 +8,7 @@ use crate::value::Value;
 pub const DTW_BLOCK_ENTRIES: u32 = 1 << 14;
 /// Counted DTC entries per block: dozens per position, so larger blocks than
 /// DTW's (64 KiB decompressed), which compress better (see
-/// [`COUNTED_ZSTD_LEVEL`](super::compress::COUNTED_ZSTD_LEVEL)).
+/// [`ValueKind::compress_block`](super::ValueKind::compress_block)).
 pub const COUNTED_BLOCK_ENTRIES: u32 = 1 << 16;
 /// The DTW byte that says "look the value up in the block's wide list".
 pub const DTW_ESCAPE: u8 = 0xFF;

@@ -1,7 +1,8 @@
 //! What a table file stores per position, [`ValueKind`]: its code in the header, its
-//! name in file names, and the block size and zstd level writers use for it.
+//! name in file names, and the block size and compression writers use for it.
 
-use super::compress::{COUNTED_ZSTD_LEVEL, DTW_ZSTD_LEVEL, WDL_ZSTD_LEVEL};
+use super::compress::{compress, DTW_ZSTD_LEVEL, WDL_ZSTD_LEVEL};
+use super::compress::{COUNTED_FAST_LEVEL, COUNTED_RECOMPRESS_ABOVE, COUNTED_STRONG_LEVEL};
 use super::dtw::{COUNTED_BLOCK_ENTRIES, DTW_BLOCK_ENTRIES};
 use super::wdl::WDL_BLOCK_ENTRIES;
 
@@ -82,16 +83,31 @@ impl ValueKind {
         }
     }
 
-    /// The zstd level writers use for this kind.
-    pub fn zstd_level(self) -> i32 {
+    /// Compresses one block's raw bytes as writers do for this kind: at level
+    /// [`WDL_ZSTD_LEVEL`] or [`DTW_ZSTD_LEVEL`]; a counted DTC block at level
+    /// [`COUNTED_FAST_LEVEL`], and, if that leaves more than
+    /// [`COUNTED_RECOMPRESS_ABOVE`] bytes, also at [`COUNTED_STRONG_LEVEL`],
+    /// keeping the smaller frame. Readers decompress any level alike.
+    pub fn compress_block(self, raw: &[u8]) -> std::io::Result<Vec<u8>> {
         match self {
-            ValueKind::Wdl => WDL_ZSTD_LEVEL,
+            ValueKind::Wdl => compress(raw, WDL_ZSTD_LEVEL),
             ValueKind::Dtw
             | ValueKind::Dtc
             | ValueKind::RuleWdl
             | ValueKind::Dtz
-            | ValueKind::Mtc => DTW_ZSTD_LEVEL,
-            ValueKind::CountedDtc => COUNTED_ZSTD_LEVEL,
+            | ValueKind::Mtc => compress(raw, DTW_ZSTD_LEVEL),
+            ValueKind::CountedDtc => {
+                let fast = compress(raw, COUNTED_FAST_LEVEL)?;
+                if fast.len() <= COUNTED_RECOMPRESS_ABOVE {
+                    return Ok(fast);
+                }
+                let strong = compress(raw, COUNTED_STRONG_LEVEL)?;
+                Ok(if strong.len() < fast.len() {
+                    strong
+                } else {
+                    fast
+                })
+            }
         }
     }
 
@@ -106,5 +122,65 @@ impl ValueKind {
             | ValueKind::Mtc => DTW_BLOCK_ENTRIES,
             ValueKind::CountedDtc => COUNTED_BLOCK_ENTRIES,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::compress::decompress;
+
+    /// Raw bytes of `len` entries from a small pseudo-random generator: values
+    /// below `spread`, each repeated `run` times.
+    fn entries(len: usize, spread: u64, run: usize) -> Vec<u8> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        (0..len)
+            .map(|i| {
+                if i % run == 0 {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                }
+                (state % spread) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counted_blocks_take_the_smaller_frame_and_decompress_alike() {
+        for (spread, run) in [(1, 1), (3, 4096), (7, 64), (40, 3)] {
+            let raw = entries(1 << 16, spread, run);
+            let fast = compress(&raw, COUNTED_FAST_LEVEL).unwrap();
+            let strong = compress(&raw, COUNTED_STRONG_LEVEL).unwrap();
+            let chosen = ValueKind::CountedDtc.compress_block(&raw).unwrap();
+            let expected = if fast.len() <= COUNTED_RECOMPRESS_ABOVE || fast.len() <= strong.len() {
+                &fast
+            } else {
+                &strong
+            };
+            assert_eq!(&chosen, expected, "spread {spread}, runs of {run}");
+            assert_eq!(decompress(&chosen, raw.len()).unwrap(), raw);
+        }
+    }
+
+    #[test]
+    fn the_cases_above_meet_both_branches() {
+        let small = compress(&entries(1 << 16, 1, 1), COUNTED_FAST_LEVEL).unwrap();
+        let large = compress(&entries(1 << 16, 40, 3), COUNTED_FAST_LEVEL).unwrap();
+        assert!(small.len() <= COUNTED_RECOMPRESS_ABOVE);
+        assert!(large.len() > COUNTED_RECOMPRESS_ABOVE);
+    }
+
+    #[test]
+    fn other_kinds_compress_at_their_level() {
+        let raw = entries(1 << 14, 40, 3);
+        assert_eq!(
+            ValueKind::Wdl.compress_block(&raw).unwrap(),
+            compress(&raw, WDL_ZSTD_LEVEL).unwrap()
+        );
+        assert_eq!(
+            ValueKind::Dtz.compress_block(&raw).unwrap(),
+            compress(&raw, DTW_ZSTD_LEVEL).unwrap()
+        );
     }
 }
