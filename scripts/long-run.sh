@@ -12,8 +12,8 @@
 # (e.g. 4G; International 6 needs at least 4785M, for `2M1K-1M2K`), LEDGER the verification ledger (default DIR/<variant>-verify.tsv;
 # docs/verify/ keeps the published ones). RULES (a preset such as
 # `russian` or `fmjd`, or a TOML file) also builds and verifies that rule set's
-# tables (DTC, RWDL, DTZ, counted DTC), verifies them group by group into
-# RULES_LEDGER (default DIR/<variant>-<set>-verify.tsv), and prints their
+# tables (DTC, RWDL, DTZ, counted DTC), verifies them group by group beside
+# that build into RULES_LEDGER (default DIR/<variant>-<set>-verify.tsv), and prints their
 # cursed-win statistics; RULES_NAME names the set's files when RULES is a TOML
 # file (default: RULES itself):
 #
@@ -44,12 +44,21 @@ fi
 if [ -n "${RULES:-}" ]; then
     /usr/bin/time -v ./target/release/damka gen --variant "$variant" --pieces "$pieces" \
         --dir "$dir" --rules "$RULES" ${MEMORY:+--memory "$MEMORY"} --quiet \
-        2> >(tee "$log.rules-time" >&2) | tee -a "$log"
-    # Group by group into a ledger, so that an interrupted verification resumes.
+        > >(tee -a "$log") 2> >(tee "$log.rules-time" >&2) &
+    rules_gen=$!
+    # Group by group into a ledger beside the build, each group once the build
+    # has logged it, so that an interrupted verification resumes.
     name="${RULES_NAME:-$RULES}"
-    RULES_NAME="$name" DAMKA=./target/release/damka /usr/bin/time -v bash scripts/verify-groups.sh \
+    rules_verified=0
+    RULES_NAME="$name" WAIT=$rules_gen BUILD_LOG="$log" DAMKA=./target/release/damka \
+        /usr/bin/time -v bash scripts/verify-groups.sh \
         "$variant" "$dir" "${RULES_LEDGER:-$dir/$variant-$name-verify.tsv}" \
-        2> >(tee "$log.rules-verify-time" >&2) | tee -a "$log"
+        2> >(tee "$log.rules-verify-time" >&2) | tee -a "$log" || rules_verified=$?
+    wait $rules_gen
+    if [ $rules_verified != 0 ]; then
+        echo "rule verification failed: see the ledger and $log" >&2
+        exit 1
+    fi
     ./target/release/damka stats --variant "$variant" --dir "$dir" --rules "$RULES" \
         --pieces "$pieces" | tee -a "$log"
     grep -E "Elapsed|Maximum resident" "$log.rules-time" "$log.rules-verify-time"

@@ -18,17 +18,21 @@
 #
 # With RULES=SET it verifies the rule tables of SET instead (`damka verify
 # --rules SET --slice`): a group is taken once both slices' RWDL files are
-# there, and its hash covers every rule file of SET of both slices. WAIT is
-# refused then: a rule group writes its DTZ files after its RWDL files, so a
-# group is only known finished when the build has logged it. Run it on a
-# finished set, or again after the build has gone on (a group that failed
-# for a missing file is tried again; it has no ledger line). When SET is a
-# TOML file, RULES_NAME gives the set's name, which its files carry.
+# there, and its hash covers every rule file of SET of both slices. When SET is
+# a TOML file, RULES_NAME gives the set's name, which its files carry.
 #
 # With METRIC=mtc it verifies the MTC tables instead (`damka verify --metric
 # mtc --slice`): a group is taken once both slices' `.mtc.dkt` files are there,
-# and its hash covers those files. WAIT is refused then too: the build writes
-# a group's two MTC files one after the other.
+# and its hash covers those files.
+#
+# A rule group writes its DTZ files after its RWDL files, and an MTC group its
+# two files one after the other, so with RULES or METRIC=mtc a group is only
+# known finished when the build has logged it. WAIT then needs BUILD_LOG=FILE,
+# the standard output of every `damka gen` run into DIR (appended run after
+# run): a group is taken once FILE has its line (`rules SET A B ...`, `mtc A B
+# ...`). Without WAIT, run it on a finished set, or again after the build has
+# gone on (a group that failed for a missing file is tried again; it has no
+# ledger line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:?usage: verify-groups.sh <russian|international> <dir> <ledger>}"
@@ -50,8 +54,9 @@ if [ -n "$rules" ] && [ "$metric" = mtc ]; then
     echo "verify-groups.sh: RULES and METRIC=mtc do not go together" >&2
     exit 2
 fi
-if { [ -n "$rules" ] || [ "$metric" = mtc ]; } && [ -n "${WAIT:-}" ]; then
-    echo "verify-groups.sh: WAIT goes with neither RULES nor METRIC=mtc (see the header)" >&2
+build_log="${BUILD_LOG:-}"
+if { [ -n "$rules" ] || [ "$metric" = mtc ]; } && [ -n "${WAIT:-}" ] && [ -z "$build_log" ]; then
+    echo "verify-groups.sh: WAIT with RULES or METRIC=mtc needs BUILD_LOG (see the header)" >&2
     exit 2
 fi
 if [ -z "${DAMKA:-}" ]; then
@@ -102,9 +107,20 @@ wdl_written() {
     return 1
 }
 
+# Whether BUILD_LOG (if set) has the line of group `$1` finished: `rules SET`
+# or `mtc`, then the group's first slice and its mirror, in either order.
+logged() {
+    local label=mtc a=$1 b
+    [ -n "$build_log" ] || return 0
+    [ -z "$rules" ] || label="rules $set_name"
+    b=$(mirror "$a")
+    grep -qE "^$label ([^ ]+ )?($a|$b)( |\$)" "$build_log" 2>/dev/null
+}
+
 # Groups whose files are all there (both slices' DTW files when the mirror is
 # another slice, and the WDL file; with RULES, both slices' RWDL files; with
-# METRIC=mtc, both slices' MTC files), each named once, smallest first.
+# METRIC=mtc, both slices' MTC files) and, with BUILD_LOG, logged as built,
+# each named once, smallest first.
 groups() {
     local name m suffix=.dtw.dkt
     [ -z "$rules" ] || suffix=".$set_name.rwdl.dkt"
@@ -116,6 +132,7 @@ groups() {
         [[ "$m" < "$name" ]] && [ -e "$tables/$m$suffix" ] && continue
         [ "$m" != "$name" ] && [ ! -e "$tables/$m$suffix" ] && continue
         [ -n "$rules" ] || [ "$metric" = mtc ] || wdl_written "$name" || continue
+        logged "$name" || continue
         echo "$(pieces "$name") $name"
     done | sort -n -k1,1 -k2,2 | cut -d' ' -f2
 }

@@ -245,3 +245,102 @@ fn verify_rules_without_rule_tables_is_a_clear_error() {
         run.err
     );
 }
+
+/// `scripts/verify-groups.sh` with `RULES` and `BUILD_LOG` takes a rule group
+/// only once the build's log has its line (a group's DTZ file comes after its
+/// RWDL file, so the files alone do not say it is finished), and refuses `WAIT`
+/// without a log.
+#[test]
+fn rule_groups_are_verified_once_the_build_has_logged_them() {
+    let tmp = temp_dir("rule-groups-log");
+    let dir = tmp.path().join("tables");
+    let dir_arg = dir.to_str().unwrap();
+    let gen = damka(
+        &[
+            "gen",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--rules",
+            "russian",
+            "--dir",
+            dir_arg,
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(gen.ok, "{}", gen.err);
+    let built: Vec<&str> = gen
+        .out
+        .lines()
+        .filter(|l| l.starts_with("rules russian "))
+        .collect();
+    assert!(built.len() >= 8, "{}", gen.out);
+    // A group as the ledger names it: the first of its slices in name order.
+    let group = |line: &str| -> String {
+        let slice: Slice = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+        slice.name().min(slice.mirror().name())
+    };
+    let log = tmp.path().join("build.log");
+    let ledger = tmp.path().join("ledger.tsv");
+    let script = |wait: Option<&str>, build_log: bool| {
+        let mut command = std::process::Command::new("bash");
+        command
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/verify-groups.sh"
+            ))
+            .args(["russian", dir_arg])
+            .arg(&ledger)
+            .env("RULES", "russian")
+            .env("DAMKA", env!("CARGO_BIN_EXE_damka"));
+        if build_log {
+            command.env("BUILD_LOG", &log);
+        }
+        if let Some(pid) = wait {
+            command.env("WAIT", pid);
+        }
+        command.output().unwrap()
+    };
+    let ledger_groups = || -> Vec<String> {
+        let mut groups: Vec<String> = std::fs::read_to_string(&ledger)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        groups.sort();
+        groups
+    };
+
+    let refused = script(Some("1"), false);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("BUILD_LOG"));
+
+    let half = &built[..built.len() / 2];
+    std::fs::write(&log, half.join("\n") + "\n").unwrap();
+    let first = script(None, true);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let mut expected: Vec<String> = half.iter().map(|l| group(l)).collect();
+    expected.sort();
+    assert_eq!(ledger_groups(), expected, "only the logged groups");
+
+    std::fs::write(&log, &gen.out).unwrap();
+    let second = script(None, true);
+    assert!(
+        second.status.success(),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    let mut all: Vec<String> = built.iter().map(|l| group(l)).collect();
+    all.sort();
+    assert_eq!(
+        ledger_groups(),
+        all,
+        "every group once, the first ones not again"
+    );
+}
