@@ -9,7 +9,8 @@
 #   bash scripts/long-run.sh international 6  # hours; see README "Long runs"
 #
 # DIR (default ./tables) chooses the table directory, MEMORY a `--memory` budget
-# (e.g. 4G; International 6 needs at least 4785M, for `2M1K-1M2K`), LEDGER the verification ledger (default DIR/<variant>-verify.tsv;
+# (e.g. 4G; International 6 needs at least 4785M, for `2M1K-1M2K`, and
+# with RULES=fmjd at least 14569M, for the rule tables of `1M2K-0M3K`), LEDGER the verification ledger (default DIR/<variant>-verify.tsv;
 # docs/verify/ keeps the published ones). RULES (a preset such as
 # `russian` or `fmjd`, or a TOML file) also builds and verifies that rule set's
 # tables (DTC, RWDL, DTZ, counted DTC), verifies them group by group beside
