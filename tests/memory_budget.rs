@@ -278,7 +278,7 @@ fn a_budget_too_small_is_refused_before_building() {
 }
 
 #[test]
-fn a_budget_too_small_for_the_rule_tables_is_refused_before_building() {
+fn a_budget_too_small_for_the_rule_tables_is_refused_before_building_anything() {
     let tmp = temp_dir("budget-rules");
     let dir = tmp.path().to_path_buf();
     let gen = |extra: &[&str]| {
@@ -287,10 +287,19 @@ fn a_budget_too_small_for_the_rule_tables_is_refused_before_building() {
         args.extend(extra);
         damka(&args, "")
     };
-    let r = gen(&[]);
+    let rules = |extra: &[&str]| gen(&[&["--rules", "russian"], extra].concat());
+    // Enough for the game-theoretic tables, not for the rule tables: refused
+    // before the game-theoretic tables are built.
+    let r = rules(&["--memory", "100M"]);
+    assert!(!r.ok);
+    assert!(r.err.contains("too small for the rule tables"), "{}", r.err);
+    assert!(
+        !dir.join("russian").exists() || files(&dir).is_empty(),
+        "nothing is written"
+    );
+    let r = gen(&["--memory", "100M"]);
     assert!(r.ok, "{}", r.err);
     let tables = files(&dir).len();
-    let rules = |extra: &[&str]| gen(&[&["--rules", "russian"], extra].concat());
     let r = rules(&["--memory", "1M"]);
     assert!(!r.ok);
     assert!(

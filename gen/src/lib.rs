@@ -35,4 +35,4 @@ pub use build::{build, BuildOptions, BuildReport, BuiltGroup};
 pub use error::GenError;
 pub use mtc::build_mtc;
 pub use progress::{OnProgress, Progress};
-pub use rules::{build_rules, RuleBuildOptions};
+pub use rules::{build_rules, check_rule_budget, RuleBuildOptions};

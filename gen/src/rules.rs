@@ -59,37 +59,13 @@ pub fn build_rules<V: Variant>(
 ) -> Result<BuildReport, GenError> {
     let tables = &options.tables;
     let set = &options.set;
-    set.validate()
-        .map_err(|e| ProbeError::InvalidRuleSet(e.to_string()))?;
-    let order = build_order::<V>(tables.max_pieces);
-    let heads = match tables.only {
-        Some(slice) => vec![slice],
-        None => groups(&order),
-    };
-    let rules = RuleTablebase::<V>::new(&tables.root, set.clone());
-    let store = FileStore::new(rules.tablebase().dir(), V::KIND)?;
+    let (rules, store) = open::<V>(options)?;
     let fingerprint = set.fingerprint();
-    let mut report = BuildReport::default();
-    let mut todo = Vec::new();
-    for head in heads {
-        let zeroing = rules.phase(head.material())?.zeroing(set);
-        let counted = rules.counted_plan(head.material())?.is_some();
-        let done = |s: Slice, kind| store.contains_rule_table(s, &set.name, kind);
-        let own =
-            |s: Slice| done(s, ValueKind::RuleWdl) && (!counted || done(s, ValueKind::CountedDtc));
-        let complete = |s: Slice| own(s) && (!zeroing || done(s, ValueKind::Dtz));
-        if complete(head) && complete(head.mirror()) {
-            report.skipped += if head.is_self_mirror() { 1 } else { 2 };
-        } else {
-            todo.push(Pending {
-                head,
-                zeroing,
-                own_done: own(head) && own(head.mirror()),
-                spill: false,
-                layer_cache: LAYER_CACHE_BYTES,
-            });
-        }
-    }
+    let (mut todo, skipped) = pending(&rules, &store, options)?;
+    let mut report = BuildReport {
+        skipped,
+        ..BuildReport::default()
+    };
     check_budget(&rules, tables.memory, &mut todo)?;
     build::<V>(tables, &mut |_| {})?;
     for Pending {
@@ -146,6 +122,65 @@ pub fn build_rules<V: Variant>(
         report.record(built, on_group);
     }
     Ok(report)
+}
+
+/// Fails, naming the smallest budget that works, when the rule tables `options`
+/// asks for cannot be built inside its memory ceiling: the check [`build_rules`]
+/// makes first, for a caller that builds the game-theoretic tables on its own
+/// before them (`damka gen --rules`), so that a budget too small for the rule
+/// tables is refused before hours of game-theoretic ones, not after.
+pub fn check_rule_budget<V: Variant>(options: &RuleBuildOptions<'_>) -> Result<(), GenError> {
+    let (rules, store) = open::<V>(options)?;
+    let (mut todo, _) = pending(&rules, &store, options)?;
+    check_budget(&rules, options.tables.memory, &mut todo)
+}
+
+/// The rule tablebase and the file store of `options`, its rule set checked.
+fn open<V: Variant>(
+    options: &RuleBuildOptions<'_>,
+) -> Result<(RuleTablebase<V>, FileStore), GenError> {
+    options
+        .set
+        .validate()
+        .map_err(|e| ProbeError::InvalidRuleSet(e.to_string()))?;
+    let rules = RuleTablebase::<V>::new(&options.tables.root, options.set.clone());
+    let store = FileStore::new(rules.tablebase().dir(), V::KIND)?;
+    Ok((rules, store))
+}
+
+/// The groups of `options` whose rule tables are (partly) missing, in build
+/// order, and how many slices have all of theirs.
+fn pending<V: Variant>(
+    rules: &RuleTablebase<V>,
+    store: &FileStore,
+    options: &RuleBuildOptions<'_>,
+) -> Result<(Vec<Pending>, usize), GenError> {
+    let set = &options.set;
+    let heads = match options.tables.only {
+        Some(slice) => vec![slice],
+        None => groups(&build_order::<V>(options.tables.max_pieces)),
+    };
+    let (mut todo, mut skipped) = (Vec::new(), 0);
+    for head in heads {
+        let zeroing = rules.phase(head.material())?.zeroing(set);
+        let counted = rules.counted_plan(head.material())?.is_some();
+        let done = |s: Slice, kind| store.contains_rule_table(s, &set.name, kind);
+        let own =
+            |s: Slice| done(s, ValueKind::RuleWdl) && (!counted || done(s, ValueKind::CountedDtc));
+        let complete = |s: Slice| own(s) && (!zeroing || done(s, ValueKind::Dtz));
+        if complete(head) && complete(head.mirror()) {
+            skipped += if head.is_self_mirror() { 1 } else { 2 };
+        } else {
+            todo.push(Pending {
+                head,
+                zeroing,
+                own_done: own(head) && own(head.mirror()),
+                spill: false,
+                layer_cache: LAYER_CACHE_BYTES,
+            });
+        }
+    }
+    Ok((todo, skipped))
 }
 
 /// A group whose rule tables are (partly) missing.

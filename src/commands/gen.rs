@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damka_core::{International, Russian, Slice, Variant, VariantKind};
-use damka_gen::{build, build_mtc, build_rules, BuildOptions, OnProgress, Progress};
+use damka_gen::{build, build_mtc, build_rules, check_rule_budget, BuildOptions};
 use damka_gen::{BuiltGroup, RuleBuildOptions};
+use damka_gen::{OnProgress, Progress};
 
 use super::bars::Bars;
 use super::Metric;
@@ -75,6 +76,15 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         memory: args.memory,
         progress: (!args.quiet).then_some(&draw as OnProgress<'_>),
     };
+    // A budget too small for the rule tables is refused before the game-theoretic
+    // tables are built, not hours later.
+    let rule_options = set.map(|set| RuleBuildOptions {
+        tables: options.clone(),
+        set,
+    });
+    if let Some(rule_options) = &rule_options {
+        check_rule_budget::<V>(rule_options).context("building the rule tables failed")?;
+    }
     let report = build::<V>(&options, &mut |group| {
         let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
         let seconds = group.elapsed.as_secs_f64();
@@ -109,12 +119,8 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
             .context("building the MTC tables failed")?;
         print_total(&report);
     }
-    if let Some(set) = set {
-        let name = set.name.clone();
-        let options = RuleBuildOptions {
-            tables: options,
-            set,
-        };
+    if let Some(options) = rule_options {
+        let name = options.set.name.clone();
         let label = format!("rules {name}");
         let report = build_rules::<V>(&options, &mut |group| print_group(&label, group))
             .context("building the rule tables failed")?;
