@@ -5,33 +5,19 @@
 
 use crate::common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use common::c_abi::{bits_line, compile, sample_positions, Sampler};
-use common::{build_rule_tables, build_tables, damka, temp_dir};
+use common::{build_rule_tables, build_tables, damka, run_program, temp_dir};
 use damka_core::{International, Position, Russian, Variant};
 use serde_json::Value;
 
 /// Runs `exe` with `args`, feeding `stdin`; returns its standard output and
-/// whether it exited 0.
+/// whether it exited 0 (its standard error goes to the test's).
 fn run(exe: &Path, args: &[&str], stdin: &str) -> (String, bool) {
-    let mut child = Command::new(exe)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (String::from_utf8(out.stdout).unwrap(), out.status.success())
+    let run = run_program(exe, args, stdin);
+    eprint!("{}", run.err);
+    (run.out, run.ok)
 }
 
 /// The JSON lines of `text`.

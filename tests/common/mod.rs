@@ -38,7 +38,12 @@ pub struct Run {
 
 /// Runs `damka` with `args`, feeding `stdin`.
 pub fn damka(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+    run_program(Path::new(env!("CARGO_BIN_EXE_damka")), args, stdin)
+}
+
+/// Runs the program `exe` with `args`, feeding `stdin`.
+pub fn run_program(exe: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(exe)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
