@@ -318,29 +318,42 @@ fn a_budget_too_small_for_the_rule_tables_is_refused_before_building_anything() 
     );
 }
 
+/// `damka gen --variant russian --pieces 4 --rules russian` into `dir`, with
+/// `extra` arguments.
+fn gen_rules(dir: &Path, extra: &[&str]) -> common::Run {
+    let mut args = vec!["gen", "--variant", "russian", "--pieces", "4"];
+    args.extend(["--dir", dir.to_str().unwrap(), "--rules", "russian"]);
+    args.extend(extra);
+    damka(&args, "")
+}
+
+/// A directory with every file of `reference` (a Russian ≤ 4 build with its
+/// `russian` rule tables) but those `left_out` picks by name.
+fn copy_but(reference: &Path, tag: &str, left_out: impl Fn(&str) -> bool) -> tempfile::TempDir {
+    let tmp = temp_dir(tag);
+    std::fs::create_dir_all(tmp.path().join("russian")).unwrap();
+    for (name, bytes) in files(reference) {
+        if !left_out(&name) {
+            std::fs::write(tmp.path().join("russian").join(name), bytes).unwrap();
+        }
+    }
+    tmp
+}
+
 #[test]
 fn spilled_rule_groups_write_the_same_bytes() {
-    let gen = |dir: &Path, extra: &[&str]| {
-        let mut args = vec!["gen", "--variant", "russian", "--pieces", "4"];
-        args.extend(["--dir", dir.to_str().unwrap(), "--rules", "russian"]);
-        args.extend(extra);
-        damka(&args, "")
-    };
+    let gen = gen_rules;
     let reference_tmp = temp_dir("budget-rules-reference");
     let reference = reference_tmp.path().to_path_buf();
     let r = gen(&reference, &["--quiet"]);
     assert!(r.ok, "{}", r.err);
     // Every table but the rule tables of one layered group, men of both sides on
     // several sub-slices: only that group is left to build.
-    let tmp = temp_dir("budget-rules-spilled");
-    let dir = tmp.path().to_path_buf();
-    std::fs::create_dir_all(dir.join("russian")).unwrap();
     let left = "1M1K-1M1K.russian.";
-    for (name, bytes) in files(&reference) {
-        if !name.starts_with(left) {
-            std::fs::write(dir.join("russian").join(name), bytes).unwrap();
-        }
-    }
+    let tmp = copy_but(&reference, "budget-rules-spilled", |name| {
+        name.starts_with(left)
+    });
+    let dir = tmp.path().to_path_buf();
     // A killed build of the group left a spill file; the next build removes it.
     let spill = dir.join("russian").join("spill-rules-russian");
     std::fs::create_dir_all(&spill).unwrap();
@@ -421,4 +434,58 @@ fn a_build_killed_in_a_group_resumes_to_the_same_bytes() {
     assert!(r.ok, "{}", r.err);
     // Every table is there, byte for byte, and no temporary file is left.
     assert!(files(&killed) == files(&reference));
+}
+
+/// A rule group whose build stopped once its DTC tables were written (the
+/// solve, about half of its time) reads its solve back from them, in memory and
+/// with its sub-slices spilled, and writes the same bytes as a build that never
+/// stopped.
+#[test]
+fn a_rule_group_stopped_after_its_dtc_tables_reads_its_solve_back() {
+    let reference_tmp = temp_dir("resume-rules-reference");
+    let reference = reference_tmp.path().to_path_buf();
+    let r = gen_rules(&reference, &["--quiet"]);
+    assert!(r.ok, "{}", r.err);
+    // The layered group 1M1K-1M1K (counted, RWDL and DTZ tables after its DTC
+    // tables) and the group of 2M0K-1M1K (RWDL and DTZ tables): everything of
+    // theirs but the DTC tables is gone.
+    let stopped = |name: &str| {
+        ["1M1K-1M1K.", "2M0K-1M1K.", "1M1K-2M0K."]
+            .iter()
+            .any(|g| name.starts_with(g) && name.contains(".russian.") && !name.contains(".dtc."))
+    };
+    for budget in [None, Some("smallest")] {
+        let tmp = copy_but(&reference, "resume-rules", stopped);
+        let dir = tmp.path().to_path_buf();
+        let r = match budget {
+            None => gen_rules(&dir, &["--quiet"]),
+            Some(_) => {
+                let r = gen_rules(&dir, &["--memory", "1M"]);
+                assert!(!r.ok, "{}", r.out);
+                gen_rules(&dir, &["--memory", &named_budget(&r.err)])
+            }
+        };
+        assert!(r.ok, "{}", r.err);
+        let resumed: Vec<&str> = r
+            .out
+            .lines()
+            .filter(|l| {
+                l.starts_with("rules russian") && l.contains("read back from the DTC tables")
+            })
+            .collect();
+        assert_eq!(resumed.len(), 2, "{}", r.out);
+        if budget.is_some() {
+            assert!(
+                resumed
+                    .iter()
+                    .any(|l| l.contains("1M1K-1M1K") && l.contains("spilled")),
+                "{}",
+                r.out
+            );
+        }
+        assert!(
+            files(&dir) == files(&reference),
+            "a resumed rule group differs"
+        );
+    }
 }

@@ -66,6 +66,9 @@ pub struct BuiltGroup {
     /// With its dependencies decoded a block at a time to stay inside the
     /// budget: the most bytes of them decoded at once.
     pub dependency_pages: Option<u64>,
+    /// Rule tables only: whether the group's solve was read back from the DTC
+    /// tables that an interrupted build had written, not done again.
+    pub resumed: bool,
 }
 
 impl BuiltGroup {
@@ -79,6 +82,7 @@ impl BuiltGroup {
             spilled: false,
             streamed: false,
             dependency_pages: None,
+            resumed: false,
         }
     }
 }
@@ -249,6 +253,7 @@ pub fn build<V: Variant>(
             spilled: spill,
             streamed: matches!(residence, Residence::Streamed | Residence::StreamedOneUnit),
             dependency_pages: pages.map(|p| p.peak()),
+            resumed: false,
         })
     };
     // Two groups are built at once, each on a thread of its own sharing the

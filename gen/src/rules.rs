@@ -9,7 +9,9 @@
 //! The game-theoretic tables of the same slices must be built first:
 //! [`build_rules`] builds whatever of them is missing. Groups whose rule tables
 //! are there already are skipped, and a group with RWDL tables but no DTZ tables
-//! gets only those, so an interrupted build resumes. A group that does not fit
+//! gets only those, so an interrupted build resumes; a group stopped after its DTC
+//! tables were written reads its solve back from them rather than solving again,
+//! which saves about half of a large group's time. A group that does not fit
 //! the memory budget in memory is solved with its sub-slices spilled to disk, and
 //! each table is written as soon as it is made; a budget too small for some group
 //! even so is refused before anything is built
@@ -72,6 +74,7 @@ pub fn build_rules<V: Variant>(
         head,
         zeroing,
         own_done,
+        solved,
         spill,
         layer_cache,
     } in todo
@@ -99,7 +102,7 @@ pub fn build_rules<V: Variant>(
         )?;
         let spill_dir = spill_at.create_if(spill)?;
         if !own_done {
-            phase_tables(&rules, &store, head, deps, (spill_dir, layer_cache))?;
+            phase_tables(&rules, &store, head, deps, solved, (spill_dir, layer_cache))?;
         }
         if zeroing {
             // The group's own RWDL tables, which quiet man moves reach, decoded
@@ -119,6 +122,7 @@ pub fn build_rules<V: Variant>(
         let positions = group_positions::<V>(head)?;
         let mut built = BuiltGroup::in_memory(group_slices(head), positions, started);
         built.spilled = spill;
+        built.resumed = solved && !own_done;
         report.record(built, on_group);
     }
     Ok(report)
@@ -168,6 +172,7 @@ fn pending<V: Variant>(
         let own =
             |s: Slice| done(s, ValueKind::RuleWdl) && (!counted || done(s, ValueKind::CountedDtc));
         let complete = |s: Slice| own(s) && (!zeroing || done(s, ValueKind::Dtz));
+        let dtc = |s: Slice| done(s, ValueKind::Dtc);
         if complete(head) && complete(head.mirror()) {
             skipped += if head.is_self_mirror() { 1 } else { 2 };
         } else {
@@ -175,6 +180,7 @@ fn pending<V: Variant>(
                 head,
                 zeroing,
                 own_done: own(head) && own(head.mirror()),
+                solved: dtc(head) && dtc(head.mirror()),
                 spill: false,
                 layer_cache: LAYER_CACHE_BYTES,
             });
@@ -191,6 +197,9 @@ struct Pending {
     zeroing: bool,
     /// Whether its DTC, RWDL and counted tables are there (only DTZ is missing).
     own_done: bool,
+    /// Whether its DTC tables are there: an earlier build solved the group and
+    /// was stopped after writing them, so the solve is read back from them.
+    solved: bool,
     /// Whether its DTC and DTZ solves spill their sub-slices to disk, to stay
     /// inside the memory budget ([`check_budget`]).
     spill: bool,
@@ -255,21 +264,35 @@ pub(crate) fn group_slices(head: Slice) -> Vec<Slice> {
 
 /// Builds and writes the DTC and RWDL tables (and the counted DTC tables, where
 /// the material has them) of the group of `head`, whose dependencies' rule tables
-/// are `deps`, with its sub-slices spilled to `spill_dir` if given. Each table is written as soon as it is made and then dropped: the
-/// group's DTC values are written from the solve, the counted blocks once the
-/// layered pass ends, and the RWDL tables one slice at a time.
+/// are `deps`, with its sub-slices spilled to `spill_dir` if given. Each table
+/// is written as soon as it is made and then dropped: the group's DTC values are
+/// written from the solve (or, when `solved`, are there already and read back
+/// instead of solved), the counted blocks once the layered pass ends, and the
+/// RWDL tables one slice at a time.
 fn phase_tables<V: Variant>(
     rules: &RuleTablebase<V>,
     store: &FileStore,
     head: Slice,
     deps: Vec<Dependency<V>>,
+    solved: bool,
     (spill_dir, layer_cache): (Option<&Path>, usize),
 ) -> Result<(), GenError> {
     let set = rules.set();
     let at = (&set.name[..], set.fingerprint());
     let metric = Conversion::new(set.clone(), deps);
     let mut group = Group::with_spill(head, metric, spill_dir)?;
-    group.solve(&|_| {})?;
+    if solved {
+        group.load(&|slice, range, out| {
+            Ok(rules.entries(slice, ValueKind::Dtc, range.start as u64, out)?)
+        })?;
+    } else {
+        group.solve(&|_| {})?;
+        // Written before anything else, so that a build stopped after this point
+        // resumes from them.
+        for slot in &group.slots {
+            store.write_rule_table_from(slot.slice(), at, ValueKind::Dtc, slot.values())?;
+        }
+    }
     let layered = layered_limits(rules, head)?;
     let plan = rules.counted_plan(head.material())?;
     if layered.is_none() && plan.is_some_and(|p| p.cond().is_none()) {
@@ -283,9 +306,6 @@ fn phase_tables<V: Variant>(
         .map(|(resettable, _)| layers::phase_values(&group, resettable, spill_dir, layer_cache))
         .transpose()?;
     let slices: Vec<Slice> = group.slots.iter().map(|slot| slot.slice()).collect();
-    for slot in &group.slots {
-        store.write_rule_table_from(slot.slice(), at, ValueKind::Dtc, slot.values())?;
-    }
     if let Some(plan) = plan.filter(|p| p.cond().is_some()) {
         drop(group);
         for (slice, cdtc, rwdl) in counted::counted_tables(rules, head, plan)? {

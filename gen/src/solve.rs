@@ -26,6 +26,7 @@
 //!    every distance exact: wins are as short and losses as long as possible.
 //! 3. Positions never finalised are draws.
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -208,6 +209,11 @@ const DRAW_OUTSIDE: u8 = 2;
 const CAPTURE: u8 = 4;
 /// No ply queued at the end of the forward pass.
 const NOT_QUEUED: u16 = u16::MAX;
+
+/// Gives the raw values of a slice (the first argument) over a range of its
+/// indices into a buffer as long as the range: the source of [`Group::load`].
+pub(crate) type ReadSlices<'a> =
+    dyn Fn(Slice, Range<usize>, &mut [u16]) -> Result<(), GenError> + Sync + 'a;
 
 /// One slice of the group being solved, with its values so far.
 pub struct Slot<V: Variant> {
@@ -418,6 +424,18 @@ impl<V: Variant, M: Metric<V>> Group<V, M> {
             for slot in &mut self.slots {
                 slot.values.read_back(None)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Takes every value from `read` (a slice, a range of its indices, where its
+    /// raw values go) instead of solving: the values an earlier, interrupted build
+    /// solved and wrote, read back from its tables. A kings-only group kept in two
+    /// bytes per position, or a streamed one, cannot be loaded.
+    pub(crate) fn load(&mut self, read: &ReadSlices<'_>) -> Result<(), GenError> {
+        for slot in &mut self.slots {
+            let slice = slot.slice();
+            slot.values.load(&|range, out| read(slice, range, out))?;
         }
         Ok(())
     }

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use bitvec::vec::BitVec;
 use damka_core::huge::HugeArray;
 use damka_core::{SliceIndexer, Variant};
+use rayon::prelude::*;
 
 use crate::error::GenError;
 use crate::scratch;
@@ -70,6 +71,11 @@ pub struct SlotValues {
     /// the key being read kept a byte per position.
     stream: Option<BlockStream>,
 }
+
+/// Gives the raw values of a range of indices into a buffer as long as the
+/// range: the source of [`SlotValues::load`].
+pub(crate) type ReadValues<'a> =
+    dyn Fn(Range<usize>, &mut [u16]) -> Result<(), GenError> + Sync + 'a;
 
 /// The count byte of a kings-only entry whose side to move must capture.
 pub const KINGS_CAPTURE: u16 = 0xFF;
@@ -320,6 +326,53 @@ impl SlotValues {
         if capture {
             captures[at / 64].fetch_or(1 << (at % 64), Ordering::Relaxed);
         }
+    }
+
+    /// Fills every value from `read`, which gives the raw values of a range of
+    /// indices, with every capture bit clear: the values of a group solved by an
+    /// earlier build, read back from its tables, so that the work after the solve
+    /// can run without solving again (`crate::rules`). Storage made by
+    /// [`SlotValues::new`] is filled a sub-slice at a time, each spilled once
+    /// filled; storage made by [`SlotValues::in_memory`] is filled whole.
+    /// Kings-only and streamed storage cannot be filled.
+    pub(crate) fn load(&mut self, read: &ReadValues<'_>) -> Result<(), GenError> {
+        if self.kings.is_some() || self.stream.is_some() {
+            return Err(GenError::Usage(
+                "kings-only or streamed values cannot be read back from a table".into(),
+            ));
+        }
+        if self.flat.is_some() {
+            let all: Vec<usize> = (0..self.len / self.block.max(1)).collect();
+            return self.load_blocks(&all, read);
+        }
+        for key in 0..self.places.len() as u32 {
+            let men: Vec<usize> = (0..self.blocks.len())
+                .filter(|&m| self.blocks[m].0 == key)
+                .collect();
+            if men.is_empty() {
+                continue;
+            }
+            self.allocate(key);
+            self.load_blocks(&men, read)?;
+            self.spill(key)?;
+        }
+        Ok(())
+    }
+
+    /// Fills the blocks of the men indices `men`, which must be in memory, from
+    /// `read`.
+    fn load_blocks(&self, men: &[usize], read: &ReadValues<'_>) -> Result<(), GenError> {
+        let k = self.block;
+        men.par_iter().try_for_each_init(
+            || vec![0u16; k],
+            |buf, &m| {
+                read(m * k..(m + 1) * k, buf)?;
+                for (i, &value) in buf.iter().enumerate() {
+                    self.set(m * k + i, value, false);
+                }
+                Ok(())
+            },
+        )
     }
 
     /// Every value and capture bit, by index (for callers that want them all in

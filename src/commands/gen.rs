@@ -133,12 +133,17 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
 fn print_group(label: &str, group: &BuiltGroup) {
     let names: Vec<String> = group.slices.iter().map(|s| s.name()).collect();
     println!(
-        "{label} {:<22} {:>12} positions {:>8.2} s{}",
+        "{label} {:<22} {:>12} positions {:>8.2} s{}{}",
         names.join(" "),
         group.positions,
         group.elapsed.as_secs_f64(),
         if group.spilled {
             " (sub-slices spilled to disk)"
+        } else {
+            ""
+        },
+        if group.resumed {
+            " (solve read back from the DTC tables of an interrupted run)"
         } else {
             ""
         }
