@@ -26,15 +26,29 @@
 //! (and of the tables built when `DAMKA_BENCH_TABLES` is not set). Before timing,
 //! each benchmark probes each of its positions once and prints how many answers
 //! were *unknown*.
+//!
+//! `DAMKA_BENCH_CACHE_MIB` sets the block cache (default: the probe's,
+//! `DEFAULT_CACHE_BYTES`). Above 4 Russian pieces the blocks that 2,048 positions
+//! and their successors read outgrow the default, and the queries then time block
+//! decoding as well; a cache that holds them all times them with every block
+//! cached.
+//!
+//! `DAMKA_BENCH_VARIANT=international` runs the same benchmarks on International
+//! positions under `fmjd`: `played` sets I1 at 10 moves, I2 at 5 and I3 at 2
+//! where in force; the `main-road` rows take the materials whose phase the DTC
+//! value cannot decide (there are none under `fmjd`, so they are skipped), and
+//! the `layered` rows the materials with men and kings on both sides (I1 beside
+//! no class counter).
 
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damka_core::{build_order, Position, Russian, SliceIndexer};
+use damka_core::{build_order, International, Position, Russian, SliceIndexer, Variant};
 use damka_gen::{build_rules, BuildOptions, RuleBuildOptions};
-use damka_probe::{limits::presets, limits::Counters, limits::RuleTablebase};
+use damka_probe::limits::{presets, Counters, RuleSet, RuleTablebase};
+use damka_probe::DEFAULT_CACHE_BYTES;
 
 /// Positions probed.
 const POSITIONS: usize = 2048;
@@ -46,7 +60,10 @@ fn pieces() -> u32 {
         .unwrap_or(4)
 }
 
-fn tables() -> (PathBuf, bool) {
+/// The tables' root directory, and whether it was built here (and is removed
+/// after the run): `$DAMKA_BENCH_TABLES`, or the tables of up to [`pieces`]
+/// pieces and their rule tables of `set`, built into a temporary directory.
+fn tables<V: Variant>(set: &RuleSet) -> (PathBuf, bool) {
     if let Some(dir) = std::env::var_os("DAMKA_BENCH_TABLES") {
         return (PathBuf::from(dir), false);
     }
@@ -59,15 +76,15 @@ fn tables() -> (PathBuf, bool) {
             memory: None,
             progress: None,
         },
-        set: presets::russian(),
+        set: set.clone(),
     };
-    build_rules::<Russian>(&options, &mut |_| {}).unwrap();
+    build_rules::<V>(&options, &mut |_| {}).unwrap();
     (dir, true)
 }
 
 /// Random legal positions of the slices of [`pieces`] pieces, either side to move.
-fn positions() -> Vec<Position<Russian>> {
-    let indexers: Vec<SliceIndexer<Russian>> = build_order::<Russian>(pieces())
+fn positions<V: Variant>() -> Vec<Position<V>> {
+    let indexers: Vec<SliceIndexer<V>> = build_order::<V>(pieces())
         .into_iter()
         .filter(|s| s.pieces() == pieces())
         .map(|s| SliceIndexer::new(s).unwrap())
@@ -92,17 +109,24 @@ fn positions() -> Vec<Position<Russian>> {
         .collect()
 }
 
-/// Counts for each of `positions`: 10 moves of R2 and R4, 5 of R1 and 2 of R3,
-/// each where it is in force (a count for a counter not in force is refused).
-fn counts_played(
-    tables: &RuleTablebase<Russian>,
-    positions: &[Position<Russian>],
+/// Moves played of each counter, for `played`: under `russian`, 10 of R2 and
+/// R4, 5 of R1 and 2 of R3.
+const RUSSIAN_PLAYED: &[(&str, u32)] = &[("R1", 5), ("R2", 10), ("R3", 2), ("R4", 10)];
+/// Under `fmjd`: 10 moves of I1, 5 of I2 and 2 of I3.
+const FMJD_PLAYED: &[(&str, u32)] = &[("I1", 10), ("I2", 5), ("I3", 2)];
+
+/// Counts for each of `positions`: the moves of `played`, each where its
+/// counter is in force (a count for a counter not in force is refused).
+fn counts_played<V: Variant>(
+    tables: &RuleTablebase<V>,
+    positions: &[Position<V>],
+    played: &[(&str, u32)],
 ) -> Vec<Counters> {
     positions
         .iter()
         .map(|pos| {
             let mut counts = Counters::new();
-            for (id, moves) in [("R1", 5), ("R2", 10), ("R3", 2), ("R4", 10)] {
+            for &(id, moves) in played {
                 if tables.set().counter(id).is_some_and(|c| c.applies_at(pos)) {
                     counts.set_moves(id, moves);
                 }
@@ -113,10 +137,10 @@ fn counts_played(
 }
 
 /// Times `iters` queries cycling through `positions`.
-fn run(
-    positions: &[Position<Russian>],
+fn run<V: Variant>(
+    positions: &[Position<V>],
     iters: u64,
-    mut query: impl FnMut(&Position<Russian>),
+    mut query: impl FnMut(&Position<V>),
 ) -> Duration {
     let start = Instant::now();
     for i in 0..iters as usize {
@@ -126,13 +150,30 @@ fn run(
 }
 
 fn rules(c: &mut Criterion) {
-    let (dir, temporary) = tables();
-    let tables = RuleTablebase::<Russian>::new(&dir, presets::russian());
-    let (main_road, positions): (Vec<_>, Vec<_>) = positions().into_iter().partition(|pos| {
+    match std::env::var("DAMKA_BENCH_VARIANT").as_deref() {
+        Ok("international") => bench::<International>(c, presets::fmjd(), FMJD_PLAYED),
+        Ok("russian") | Err(_) => bench::<Russian>(c, presets::russian(), RUSSIAN_PLAYED),
+        Ok(other) => {
+            eprintln!("DAMKA_BENCH_VARIANT must be russian or international, not {other}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// The benchmarks on `V`'s positions under `set`, `played` the counts of
+/// `played` and the other rows that set counts.
+fn bench<V: Variant>(c: &mut Criterion, set: RuleSet, played: &[(&str, u32)]) {
+    let (dir, temporary) = tables::<V>(&set);
+    let cache = std::env::var("DAMKA_BENCH_CACHE_MIB")
+        .ok()
+        .and_then(|mib| mib.parse::<usize>().ok())
+        .map_or(DEFAULT_CACHE_BYTES, |mib| mib << 20);
+    let tables = RuleTablebase::<V>::with_cache_bytes(&dir, set, cache);
+    let (main_road, positions): (Vec<_>, Vec<_>) = positions::<V>().into_iter().partition(|pos| {
         let material = damka_core::white_to_move(pos).material();
         tables.phase(material).unwrap().inexact().is_some()
     });
-    let layered: Vec<Position<Russian>> = positions
+    let layered: Vec<Position<V>> = positions
         .iter()
         .filter(|pos| {
             let material = damka_core::white_to_move(pos).material();
@@ -144,9 +185,9 @@ fn rules(c: &mut Criterion) {
         .copied()
         .collect();
     let fresh = Counters::new();
-    let played = counts_played(&tables, &positions);
-    let played_r3 = counts_played(&tables, &main_road);
-    let played_layered = counts_played(&tables, &layered);
+    let played_r3 = counts_played(&tables, &main_road, played);
+    let played_layered = counts_played(&tables, &layered, played);
+    let played = counts_played(&tables, &positions, played);
     let mut group = c.benchmark_group("rules");
     group.bench_function("rwdl", |b| {
         b.iter_custom(|iters| {
@@ -213,20 +254,22 @@ fn rules(c: &mut Criterion) {
     }
     // The same layered queries by the search.
     let searched = &layered[..layered.len().min(256)];
-    group.bench_function("layered-played-searched", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for i in 0..iters as usize {
-                let k = i % searched.len();
-                black_box(
-                    tables
-                        .probe_rules_searched(searched[k], &played_layered[k])
-                        .unwrap(),
-                );
-            }
-            start.elapsed()
-        })
-    });
+    if !searched.is_empty() {
+        group.bench_function("layered-played-searched", |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for i in 0..iters as usize {
+                    let k = i % searched.len();
+                    black_box(
+                        tables
+                            .probe_rules_searched(searched[k], &played_layered[k])
+                            .unwrap(),
+                    );
+                }
+                start.elapsed()
+            })
+        });
+    }
     group.finish();
     if temporary {
         std::fs::remove_dir_all(&dir).unwrap();
