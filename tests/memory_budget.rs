@@ -342,10 +342,9 @@ fn copy_but(reference: &Path, tag: &str, left_out: impl Fn(&str) -> bool) -> tem
 
 #[test]
 fn spilled_rule_groups_write_the_same_bytes() {
-    let gen = gen_rules;
     let reference_tmp = temp_dir("budget-rules-reference");
     let reference = reference_tmp.path().to_path_buf();
-    let r = gen(&reference, &["--quiet"]);
+    let r = gen_rules(&reference, &["--quiet"]);
     assert!(r.ok, "{}", r.err);
     // Every table but the rule tables of one layered group, men of both sides on
     // several sub-slices: only that group is left to build.
@@ -360,10 +359,10 @@ fn spilled_rule_groups_write_the_same_bytes() {
     std::fs::write(spill.join("1M1K-1M1K.values.tmp"), b"left by a kill").unwrap();
     // The smallest budget for it is its need with its solves spilled, less than
     // its need in memory: at that budget it spills, and writes the same bytes.
-    let r = gen(&dir, &["--memory", "1M"]);
+    let r = gen_rules(&dir, &["--memory", "1M"]);
     assert!(!r.ok && r.err.contains("1M1K-1M1K"), "{}", r.err);
     let smallest = named_budget(&r.err);
-    let r = gen(&dir, &["--memory", &smallest]);
+    let r = gen_rules(&dir, &["--memory", &smallest]);
     assert!(r.ok, "{}", r.err);
     assert!(
         r.out.contains("1M1K-1M1K") && r.out.contains("spilled to disk"),
@@ -454,16 +453,15 @@ fn a_rule_group_stopped_after_its_dtc_tables_reads_its_solve_back() {
             .iter()
             .any(|g| name.starts_with(g) && name.contains(".russian.") && !name.contains(".dtc."))
     };
-    for budget in [None, Some("smallest")] {
+    for spilled in [false, true] {
         let tmp = copy_but(&reference, "resume-rules", stopped);
         let dir = tmp.path().to_path_buf();
-        let r = match budget {
-            None => gen_rules(&dir, &["--quiet"]),
-            Some(_) => {
-                let r = gen_rules(&dir, &["--memory", "1M"]);
-                assert!(!r.ok, "{}", r.out);
-                gen_rules(&dir, &["--memory", &named_budget(&r.err)])
-            }
+        let r = if spilled {
+            let r = gen_rules(&dir, &["--memory", "1M"]);
+            assert!(!r.ok, "{}", r.out);
+            gen_rules(&dir, &["--memory", &named_budget(&r.err)])
+        } else {
+            gen_rules(&dir, &["--quiet"])
         };
         assert!(r.ok, "{}", r.err);
         let resumed: Vec<&str> = r
@@ -474,7 +472,7 @@ fn a_rule_group_stopped_after_its_dtc_tables_reads_its_solve_back() {
             })
             .collect();
         assert_eq!(resumed.len(), 2, "{}", r.out);
-        if budget.is_some() {
+        if spilled {
             assert!(
                 resumed
                     .iter()
