@@ -25,6 +25,11 @@
 # mtc --slice`): a group is taken once both slices' `.mtc.dkt` files are there,
 # and its hash covers those files.
 #
+# Each group's check keeps a checkpoint (`damka verify --checkpoint`) in
+# CHECKPOINTS (default DIR/verify-checkpoints), so a check stopped part-way (a
+# kill, the end of a session) resumes where it stopped the next time the script
+# runs; the checkpoint is removed once the group's ledger line is written.
+#
 # A rule group writes its DTZ files after its RWDL files, and an MTC group its
 # two files one after the other, so with RULES or METRIC=mtc a group is only
 # known finished when the build has logged it. WAIT then needs BUILD_LOG=FILE,
@@ -67,6 +72,8 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p "$(dirname "$ledger")"
 touch "$ledger"
 tables="$dir/$variant"
+checkpoints="${CHECKPOINTS:-$dir/verify-checkpoints}"
+mkdir -p "$checkpoints"
 failed=0
 declare -A tried
 
@@ -153,8 +160,10 @@ while true; do
         fi
         tried[$group]=1
         start=$(date +%s)
+        checkpoint="$checkpoints/$variant.${set_name:-$metric}.$group"
         out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" \
-            ${rules:+--rules "$rules"} "${metric_args[@]}" --quiet 2>&1) || true
+            ${rules:+--rules "$rules"} "${metric_args[@]}" --checkpoint "$checkpoint" \
+            --quiet 2>&1) || true
         line=$(echo "$out" | grep '^verified ' || true)
         if [ -z "$line" ]; then
             echo "$group: $out" >&2
@@ -165,7 +174,9 @@ while true; do
         mismatches=$(echo "$line" | awk '{print $6}')
         printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$group" "$positions" "$mismatches" "$hash" \
             "$commit" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$ledger"
-        echo "$group: $positions positions, $mismatches mismatches, $(($(date +%s) - start)) s"
+        rm -f "$checkpoint"
+        resumed=$(echo "$out" | sed -n 's/^resumed: \([0-9]*\) .*/, \1 of them from the checkpoint/p')
+        echo "$group: $positions positions, $mismatches mismatches, $(($(date +%s) - start)) s$resumed"
         [ "$mismatches" = 0 ] || failed=1
         progressed=1
     done

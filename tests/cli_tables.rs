@@ -404,3 +404,119 @@ fn damaged_tables_are_reported_not_misread() {
     std::fs::write(&wdl, &wdl_original).unwrap();
     assert!(verify(&[]).ok);
 }
+
+/// The number after `label` in `out` (e.g. the positions of `verified … tables,
+/// N positions`).
+fn number_after(out: &str, label: &str) -> u64 {
+    let at = out
+        .find(label)
+        .unwrap_or_else(|| panic!("no `{label}` in {out}"))
+        + label.len();
+    let digits: String = out[at..].chars().take_while(char::is_ascii_digit).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after `{label}` in {out}"))
+}
+
+#[test]
+fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
+    let tmp = built("checkpoint");
+    let dir = tmp.path().to_path_buf();
+    let d = dir.to_str().unwrap().to_string();
+    let file = dir.join("verify.checkpoint");
+    let c = file.to_str().unwrap().to_string();
+    let verify = || {
+        let args = ["verify", "--variant", "russian", "--quiet", "--dir", &d];
+        damka(&[&args[..], &["--checkpoint", &c]].concat(), "")
+    };
+    let first = verify();
+    assert!(first.ok, "{}", first.err);
+    assert!(!first.out.contains("resumed"), "{}", first.out);
+    let total = number_after(&first.out, "tables, ");
+    let lines = |text: &str| text.lines().map(str::to_owned).collect::<Vec<_>>();
+    let recorded = lines(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(recorded[0], "damka verify checkpoint 1");
+    assert_eq!(recorded.len(), 1 + 16, "one round a slice: {recorded:?}");
+
+    // Run again: every position comes from the checkpoint.
+    let again = verify();
+    assert!(again.ok, "{}", again.err);
+    assert_eq!(
+        number_after(&again.out, "resumed: "),
+        total,
+        "{}",
+        again.out
+    );
+    assert_eq!(number_after(&again.out, "tables, "), total);
+
+    // Stopped part-way: five rounds on disk and the next cut short.
+    let kept = &recorded[..6];
+    std::fs::write(&file, format!("{}\nround 12", kept.join("\n"))).unwrap();
+    let positions: u64 = kept[1..]
+        .iter()
+        .map(|l| l.split(' ').nth(4).unwrap().parse::<u64>().unwrap())
+        .sum();
+    let resumed = verify();
+    assert!(resumed.ok, "{}", resumed.err);
+    assert_eq!(number_after(&resumed.out, "resumed: "), positions);
+    assert_eq!(number_after(&resumed.out, "tables, "), total);
+    assert_eq!(
+        lines(&std::fs::read_to_string(&file).unwrap()).len(),
+        1 + 16
+    );
+
+    // A changed table is another table: its group is checked again, and the
+    // wrong value found; then the checkpoint has its mismatch too.
+    let path = table(&dir, "0M2K-1M0K", "dtw");
+    rewrite(&path, |i, v| if i == 7 { v + 2 } else { v });
+    let group: u64 = ["0M2K-1M0K", "1M0K-0M2K"]
+        .iter()
+        .map(|s| {
+            damka_core::SliceIndexer::<damka_core::Russian>::new(s.parse().unwrap())
+                .unwrap()
+                .size()
+        })
+        .sum();
+    let changed = verify();
+    assert!(!changed.ok);
+    assert!(
+        changed.out.contains("mismatch 0M2K-1M0K dtw"),
+        "{}",
+        changed.out
+    );
+    assert_eq!(number_after(&changed.out, "resumed: "), total - group);
+    let wrong = number_after(&changed.out, "positions: ");
+    assert!(wrong > 0);
+    let recounted = verify();
+    assert!(!recounted.ok);
+    assert_eq!(number_after(&recounted.out, "resumed: "), total);
+    assert_eq!(number_after(&recounted.out, "positions: "), wrong);
+    assert!(
+        !recounted.out.contains("mismatch 0M2K"),
+        "{}",
+        recounted.out
+    );
+
+    // Not a checkpoint, or nowhere to write one: clear errors, nothing written.
+    std::fs::write(&file, "some notes\n").unwrap();
+    let foreign = verify();
+    assert!(!foreign.ok);
+    assert!(
+        foreign.err.contains("not a damka verify checkpoint"),
+        "{}",
+        foreign.err
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "some notes\n");
+    let nowhere = dir.join("no-such-dir").join("c");
+    let args = [
+        "verify",
+        "--variant",
+        "russian",
+        "--dir",
+        &d,
+        "--checkpoint",
+    ];
+    let run = damka(&[&args[..], &[nowhere.to_str().unwrap()]].concat(), "");
+    assert!(!run.ok);
+    assert!(run.err.contains("cannot use checkpoint"), "{}", run.err);
+}

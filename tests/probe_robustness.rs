@@ -260,7 +260,7 @@ fn a_group_without_a_wdl_file_is_a_missing_table() {
         }
     }
     assert!(missing > 0, "positions without a capture need the WDL file");
-    let verified = verify::<Russian>(&dir, Some(slice), None);
+    let verified = verify::<Russian>(&dir, Some(slice), None, None);
     assert!(
         verified.is_err(),
         "verifying the group names the missing file"

@@ -14,7 +14,9 @@ use std::path::Path;
 use damka_core::{Russian, Slice};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
+use damka_gen::checkpoint::Checkpoint;
 use damka_gen::store::FileStore;
+use damka_gen::verify_rules::verify_rules_of;
 use damka_probe::SliceTable;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase, limits::Verdict};
 
@@ -229,6 +231,82 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     assert!(run.ok, "{}{}", run.out, run.err);
 }
 
+/// A rule verification in many small rounds, stopped part-way, resumes from its
+/// checkpoint with the same result; a value changed since is still caught.
+#[test]
+fn a_rule_verification_resumes_from_its_checkpoint() {
+    let tmp = temp_dir("rules-verify-checkpoint");
+    let dir = tmp.path().to_path_buf();
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tight.toml");
+    std::fs::write(&file, TIGHT).unwrap();
+    build_rule_tables::<Russian>(&dir, 3, &[], file.to_str().unwrap());
+    let set = tables(&dir).set().clone();
+    let path = dir.join("checkpoint");
+    let run = || {
+        let checkpoint = Checkpoint::open(&path).unwrap().with_round_positions(500);
+        let report = verify_rules_of::<Russian>(&dir, &set, None, None, Some(&checkpoint));
+        (report.unwrap(), checkpoint.rounds())
+    };
+    let whole = verify_rules_of::<Russian>(&dir, &set, None, None, None).unwrap();
+    assert_eq!(whole.mismatches, 0, "{:#?}", whole.examples);
+    let (first, before) = run();
+    assert_eq!(
+        (first.positions, first.mismatches, first.resumed, before),
+        (whole.positions, 0, 0, 0)
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rounds: Vec<&str> = text.lines().skip(1).collect();
+    assert!(rounds.len() > 20, "{} rounds", rounds.len());
+
+    // Stopped after half the rounds, in the middle of a line.
+    let half = rounds.len() / 2;
+    let kept: u64 = rounds[..half]
+        .iter()
+        .map(|l| l.split(' ').nth(4).unwrap().parse::<u64>().unwrap())
+        .sum();
+    let cut = format!(
+        "damka verify checkpoint 1\n{}\n{}",
+        rounds[..half].join("\n"),
+        &rounds[half][..9]
+    );
+    std::fs::write(&path, cut).unwrap();
+    let (resumed, before) = run();
+    assert_eq!(before, half);
+    assert_eq!(
+        (resumed.positions, resumed.mismatches, resumed.resumed),
+        (whole.positions, 0, kept)
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+
+    // A changed RWDL value: its slice's rounds no longer apply, and it is caught.
+    let slice: Slice = "1M1K-0M1K".parse().unwrap();
+    let rwdl = tables(&dir).table(slice, ValueKind::RuleWdl).unwrap();
+    let won = (0..rwdl.len())
+        .find(|&i| rwdl.raw_at(i) == RuleWdl::Win.code())
+        .expect("a win");
+    tamper(&dir, slice, ValueKind::RuleWdl, won, RuleWdl::Loss.code());
+    let (changed, _) = run();
+    assert!(changed.mismatches > 0);
+    assert!(
+        changed.examples.iter().any(|m| m.table == "rwdl"),
+        "{:#?}",
+        changed.examples
+    );
+    // Checked again: the slice's group, and the slices that read it (a capture
+    // or a promotion reaches it).
+    let again: u64 = damka_formats::table::slices_in(&dir.join("russian"))
+        .unwrap()
+        .into_iter()
+        .filter(|&s| {
+            s == slice || s == slice.mirror() || damka_core::dependencies(s).contains(&slice)
+        })
+        .map(|s| damka_core::SliceIndexer::<Russian>::new(s).unwrap().size())
+        .sum();
+    assert!(again > (2 * rwdl.len()) as u64);
+    assert_eq!(changed.resumed, whole.positions - again);
+}
+
 #[test]
 fn verify_rules_without_rule_tables_is_a_clear_error() {
     let tmp = temp_dir("rules-verify-empty");
@@ -343,4 +421,41 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
         all,
         "every group once, the first ones not again"
     );
+    let checkpoints = dir.join("verify-checkpoints");
+    assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 0);
+
+    // A group whose check was stopped (its checkpoint is there, its ledger line
+    // is not) resumes from its checkpoint, which goes once the line is written.
+    let last = all.last().unwrap();
+    let checkpoint = checkpoints.join(format!("russian.russian.{last}"));
+    let stopped = verify_cli(
+        &dir,
+        "russian",
+        &[
+            "--slice",
+            last,
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+        ],
+    );
+    assert!(stopped.ok, "{}", stopped.err);
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    let others: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(&format!("{last}\t")))
+        .collect();
+    std::fs::write(&ledger, others.join("\n") + "\n").unwrap();
+    let run = script(None, true);
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        out.contains(&format!("{last}: ")) && out.contains("of them from the checkpoint"),
+        "{out}"
+    );
+    assert_eq!(ledger_groups(), all);
+    assert!(!checkpoint.exists());
 }

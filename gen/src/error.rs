@@ -101,4 +101,12 @@ pub enum GenError {
     /// `--slice` named something that is not a slice of this build.
     #[error("{0}")]
     Usage(String),
+    /// A verification's checkpoint file cannot be read or is not one.
+    #[error("cannot use checkpoint {path}: {message}")]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -6,6 +6,7 @@ mod best;
 mod block_file;
 pub mod budget;
 pub mod build;
+pub mod checkpoint;
 pub mod compact;
 mod counted;
 mod dtc;

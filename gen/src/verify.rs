@@ -27,6 +27,7 @@ use damka_formats::{Value, Wdl};
 use damka_probe::{ProbeError, SliceTable, Tablebase};
 use rayon::prelude::*;
 
+use crate::checkpoint::{Checkpoint, SliceCheckpoint};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 
@@ -54,8 +55,11 @@ pub struct VerifyReport {
     pub positions: u64,
     /// Positions whose value is wrong.
     pub mismatches: u64,
-    /// The first few mismatches.
+    /// The first few mismatches (of the positions checked in this run).
     pub examples: Vec<Mismatch>,
+    /// Positions not checked again because a checkpoint records their check
+    /// (included in `positions`, their mismatches in `mismatches`).
+    pub resumed: u64,
 }
 
 /// Most mismatches kept as examples.
@@ -161,11 +165,13 @@ impl<V: Variant> Decoded<V> {
 
 /// Verifies every table of variant `V` under `root`, or with `only` the tables
 /// of that slice and its mirror, reporting progress to `progress` (one group per
-/// slice).
+/// slice); with `checkpoint`, records the rounds checked there and skips those
+/// it records ([`crate::checkpoint`]).
 pub fn verify<V: Variant>(
     root: &Path,
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<VerifyReport, GenError> {
     let tablebase = Tablebase::<V>::new(root);
     let mut slices = tables_in(tablebase.dir())?;
@@ -195,7 +201,11 @@ pub fn verify<V: Variant>(
         for &slice in &group {
             let table = decoded.table(slice);
             let size = table.indexer().size();
-            let chunks = check_slice(slice, size, progress, |index, chunk, moves| {
+            let resume = checkpoint
+                .map(|c| c.slice(("dtw", None), tablebase.dir(), slice, size))
+                .transpose()?;
+            let run = (progress, resume.as_ref());
+            let chunks = check_slice(slice, size, run, |index, chunk, moves| {
                 let pos = table.indexer().position(index);
                 let expected = decoded.expected(&pos, moves);
                 let stored = table.get(index);
@@ -261,27 +271,43 @@ pub(crate) const CHUNK: u64 = 1 << 14;
 /// Checks every position of `slice` (`size` positions) with `check`, which is
 /// given an index and adds what is wrong there to its chunk's [`Found`] (with a
 /// move list to reuse): chunks of [`CHUNK`] positions in parallel, progress
-/// reported to `progress` as one group.
+/// reported to `progress` as one group, rounds recorded in and skipped by
+/// `checkpoint` (see [`crate::checkpoint`]).
 pub(crate) fn check_slice(
     slice: Slice,
     size: u64,
-    progress: Option<OnProgress<'_>>,
+    (progress, checkpoint): (Option<OnProgress<'_>>, Option<&SliceCheckpoint<'_>>),
     check: impl Fn(u64, &mut Found, &mut Vec<damka_core::Move>) -> Result<(), GenError> + Sync,
-) -> Result<Vec<Found>, GenError> {
-    check_chunks(slice, (size, CHUNK), progress, Vec::new, check)
+) -> Result<Checked, GenError> {
+    check_chunks(
+        slice,
+        (size, CHUNK),
+        (progress, checkpoint),
+        Vec::new,
+        check,
+    )
+}
+
+/// What the check of one slice found, chunk by chunk, and how many of its
+/// positions it took from a checkpoint instead of checking them.
+pub(crate) struct Checked {
+    found: Vec<Found>,
+    resumed: u64,
 }
 
 /// [`check_slice`] in chunks of `chunk` positions, with scratch made by
 /// `scratch` and kept from one chunk to the next on the same thread: a rule
 /// check's scratch holds windows of decoded blocks, and made anew for each chunk
 /// their pages were zeroed again by the kernel, a sixth of the check's time.
+/// The chunks go in rounds ([`crate::checkpoint`]), cut from the start of
+/// each; without a checkpoint, the slice is one round.
 pub(crate) fn check_chunks<S>(
     slice: Slice,
     (size, chunk): (u64, u64),
-    progress: Option<OnProgress<'_>>,
+    (progress, checkpoint): (Option<OnProgress<'_>>, Option<&SliceCheckpoint<'_>>),
     scratch: impl Fn() -> S + Sync,
     check: impl Fn(u64, &mut Found, &mut S) -> Result<(), GenError> + Sync,
-) -> Result<Vec<Found>, GenError> {
+) -> Result<Checked, GenError> {
     send(
         progress,
         Progress::GroupStarted {
@@ -289,35 +315,55 @@ pub(crate) fn check_chunks<S>(
             positions: size,
         },
     );
-    let chunks = (0..size.div_ceil(chunk))
-        .into_par_iter()
-        .map_init(&scratch, |scratch, c| {
-            let end = ((c + 1) * chunk).min(size);
-            let mut found = (0, Vec::new());
-            for index in c * chunk..end {
-                check(index, &mut found, scratch)?;
-            }
-            send(
-                progress,
-                Progress::Advanced {
-                    slice,
-                    positions: end - c * chunk,
-                },
-            );
-            Ok(found)
-        })
-        .collect::<Result<_, GenError>>()?;
+    let round = checkpoint.map_or(size.max(1), |c| c.round_positions);
+    let mut checked = Checked {
+        found: Vec::new(),
+        resumed: 0,
+    };
+    for r in 0..size.div_ceil(round) {
+        let (first, end) = (r * round, ((r + 1) * round).min(size));
+        if let Some((_, mismatches)) = checkpoint
+            .and_then(|c| c.done(r))
+            .filter(|&(positions, _)| positions == end - first)
+        {
+            checked.found.push((mismatches, Vec::new()));
+            checked.resumed += end - first;
+            let positions = end - first;
+            send(progress, Progress::Advanced { slice, positions });
+            continue;
+        }
+        let found = (0..(end - first).div_ceil(chunk))
+            .into_par_iter()
+            .map_init(&scratch, |scratch, c| {
+                let start = first + c * chunk;
+                let stop = (start + chunk).min(end);
+                let mut found = (0, Vec::new());
+                for index in start..stop {
+                    check(index, &mut found, scratch)?;
+                }
+                let positions = stop - start;
+                send(progress, Progress::Advanced { slice, positions });
+                Ok(found)
+            })
+            .collect::<Result<Vec<Found>, GenError>>()?;
+        if let Some(checkpoint) = checkpoint {
+            let mismatches = found.iter().map(|f| f.0).sum();
+            checkpoint.record(r, end - first, mismatches)?;
+        }
+        checked.found.extend(found);
+    }
     send(progress, Progress::GroupFinished { slice });
-    Ok(chunks)
+    Ok(checked)
 }
 
 impl VerifyReport {
-    /// Adds `tables` tables of `positions` positions, whose chunks found the
-    /// given mismatch counts and examples.
-    pub(crate) fn add(&mut self, tables: usize, positions: u64, chunks: Vec<(u64, Vec<Mismatch>)>) {
+    /// Adds `tables` tables of `positions` positions, and what their check
+    /// found.
+    pub(crate) fn add(&mut self, tables: usize, positions: u64, checked: Checked) {
         self.tables += tables;
         self.positions += positions;
-        for (bad, examples) in chunks {
+        self.resumed += checked.resumed;
+        for (bad, examples) in checked.found {
             self.mismatches += bad;
             let room = EXAMPLES.saturating_sub(self.examples.len());
             self.examples.extend(examples.into_iter().take(room));

@@ -16,6 +16,7 @@ use damka_core::{apply, generate, Slice, SliceIndexer, Variant};
 use damka_formats::Value;
 use damka_probe::Tablebase;
 
+use crate::checkpoint::Checkpoint;
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record_value, tables_in, VerifyReport};
@@ -23,11 +24,13 @@ use crate::verify::{check_slice, record_value, tables_in, VerifyReport};
 /// Verifies the compact set of variant `V` under `root`, or with `only` the
 /// files of that slice and its mirror, reporting progress to `progress` (one
 /// group per slice with a DTW file). The report counts every entry of each file
-/// checked, the don't-care ones included.
+/// checked, the don't-care ones included. With `checkpoint`, records the rounds
+/// checked there and skips those it records ([`crate::checkpoint`]).
 pub fn verify_compact<V: Variant>(
     root: &Path,
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<VerifyReport, GenError> {
     let tablebase = Tablebase::<V>::open(root)?;
     let mut slices = tables_in(tablebase.dir())?;
@@ -47,28 +50,36 @@ pub fn verify_compact<V: Variant>(
         }
         let indexer = SliceIndexer::<V>::new(slice)?;
         let size = indexer.size();
-        let chunks = check_slice(slice, size, progress, |index, chunk, moves| {
-            let pos = indexer.position(index);
-            moves.clear();
-            generate(&pos, moves);
-            if moves.first().is_some_and(|mv| mv.is_capture()) {
-                return Ok(());
-            }
-            let mut best: Option<Value> = None;
-            for mv in moves.iter() {
-                let value = tablebase.probe_value(apply(&pos, mv))?.back();
-                if best.is_none_or(|b| value.better_than(b)) {
-                    best = Some(value);
+        let resume = checkpoint
+            .map(|c| c.slice(("compact", None), tablebase.dir(), slice, size))
+            .transpose()?;
+        let chunks = check_slice(
+            slice,
+            size,
+            (progress, resume.as_ref()),
+            |index, chunk, moves| {
+                let pos = indexer.position(index);
+                moves.clear();
+                generate(&pos, moves);
+                if moves.first().is_some_and(|mv| mv.is_capture()) {
+                    return Ok(());
                 }
-            }
-            let expected = best.unwrap_or(Value::LOST);
-            let stored = tablebase
-                .stored_dtw_at(slice, index)?
-                .unwrap_or(Value::LOST);
-            let stored_wdl = tablebase.stored_wdl_at(slice, index)?;
-            record_value(chunk, (slice, &pos), (stored, stored_wdl), expected);
-            Ok(())
-        })?;
+                let mut best: Option<Value> = None;
+                for mv in moves.iter() {
+                    let value = tablebase.probe_value(apply(&pos, mv))?.back();
+                    if best.is_none_or(|b| value.better_than(b)) {
+                        best = Some(value);
+                    }
+                }
+                let expected = best.unwrap_or(Value::LOST);
+                let stored = tablebase
+                    .stored_dtw_at(slice, index)?
+                    .unwrap_or(Value::LOST);
+                let stored_wdl = tablebase.stored_wdl_at(slice, index)?;
+                record_value(chunk, (slice, &pos), (stored, stored_wdl), expected);
+                Ok(())
+            },
+        )?;
         report.add(1, size, chunks);
     }
     Ok(report)

@@ -15,6 +15,7 @@ use damka_formats::Dtc;
 use damka_probe::Tablebase;
 
 use crate::best::reached;
+use crate::checkpoint::Checkpoint;
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
@@ -22,11 +23,14 @@ use crate::verify_rules::{derive, show};
 
 /// Verifies the MTC table of every slice under `root` that has one, or of the
 /// slice `only` and its mirror if given (their dependencies' DTW tables must be
-/// there), reporting progress to `progress` (one group per slice).
+/// there), reporting progress to `progress` (one group per slice); with
+/// `checkpoint`, records the rounds checked there and skips those it records
+/// ([`crate::checkpoint`]).
 pub fn verify_mtc<V: Variant>(
     root: &Path,
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<VerifyReport, GenError> {
     let tablebase = Tablebase::<V>::new(root);
     if let Some(only) = only {
@@ -48,29 +52,37 @@ pub fn verify_mtc<V: Variant>(
         let mtc = tablebase.decoded_table(slice, ValueKind::Mtc)?;
         let theory = tablebase.slice_table(slice)?;
         let size = mtc.indexer().size();
-        let chunks = check_slice(slice, size, progress, |index, found, _| {
-            let pos = mtc.indexer().position(index);
-            let stored = Dtc::from_raw(mtc.raw_at(index as usize));
-            let expected = derive(&pos, |mv, after| {
-                let king_move = pos.kings() & (1u64 << mv.from_bit()) != 0;
-                Ok(if mv.is_capture() || !king_move {
-                    reached(tablebase.probe_value(*after)?.wdl())
-                } else {
-                    tablebase.probe_mtc(*after)?
-                })
-            })?;
-            let wdl = theory.get(index).wdl();
-            if stored != expected || stored.wdl() != wdl {
-                record(found, || Mismatch {
-                    slice,
-                    table: "mtc",
-                    fen: pos.to_string(),
-                    stored: show(stored),
-                    expected: format!("{} (the DTW table: {wdl})", show(expected)),
-                });
-            }
-            Ok(())
-        })?;
+        let resume = checkpoint
+            .map(|c| c.slice(("mtc", Some("mtc.")), tablebase.dir(), slice, size))
+            .transpose()?;
+        let chunks = check_slice(
+            slice,
+            size,
+            (progress, resume.as_ref()),
+            |index, found, _| {
+                let pos = mtc.indexer().position(index);
+                let stored = Dtc::from_raw(mtc.raw_at(index as usize));
+                let expected = derive(&pos, |mv, after| {
+                    let king_move = pos.kings() & (1u64 << mv.from_bit()) != 0;
+                    Ok(if mv.is_capture() || !king_move {
+                        reached(tablebase.probe_value(*after)?.wdl())
+                    } else {
+                        tablebase.probe_mtc(*after)?
+                    })
+                })?;
+                let wdl = theory.get(index).wdl();
+                if stored != expected || stored.wdl() != wdl {
+                    record(found, || Mismatch {
+                        slice,
+                        table: "mtc",
+                        fen: pos.to_string(),
+                        stored: show(stored),
+                        expected: format!("{} (the DTW table: {wdl})", show(expected)),
+                    });
+                }
+                Ok(())
+            },
+        )?;
         report.add(1, size, chunks);
     }
     Ok(report)

@@ -29,6 +29,7 @@ use damka_probe::SliceTable;
 
 use crate::best::{reached, Best};
 use crate::budget::default_budget;
+use crate::checkpoint::Checkpoint;
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::rule_reads::{grown_window_entries, Layout, Reader, Successor, Targets, WINDOW_ENTRIES};
@@ -42,19 +43,21 @@ pub fn verify_rules<V: Variant>(
     set: &RuleSet,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_of::<V>(root, set, None, progress)
+    verify_rules_of::<V>(root, set, None, progress, None)
 }
 
 /// Verifies the rule tables of `set` under `root` like [`verify_rules`], of the
 /// slice `only` and its mirror if given (their dependencies' rule tables must be
-/// there), else of every slice that has them.
+/// there), else of every slice that has them; with `checkpoint`, records the
+/// rounds checked there and skips those it records ([`crate::checkpoint`]).
 pub fn verify_rules_of<V: Variant>(
     root: &Path,
     set: &RuleSet,
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_in::<V>(root, set, only, None, progress)
+    verify_rules_in::<V>(root, set, only, None, (progress, checkpoint))
 }
 
 /// [`verify_rules_of`] with windows of at most `window_entries` entries
@@ -68,7 +71,7 @@ pub fn verify_rules_windowed<V: Variant>(
     window_entries: u64,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_in::<V>(root, set, only, Some(window_entries), progress)
+    verify_rules_in::<V>(root, set, only, Some(window_entries), (progress, None))
 }
 
 /// [`verify_rules_of`] with windows of at most `window_entries` entries, or,
@@ -79,7 +82,7 @@ fn verify_rules_in<V: Variant>(
     set: &RuleSet,
     only: Option<Slice>,
     window_entries: Option<u64>,
-    progress: Option<OnProgress<'_>>,
+    (progress, checkpoint): (Option<OnProgress<'_>>, Option<&Checkpoint>),
 ) -> Result<VerifyReport, GenError> {
     let mut report = VerifyReport::default();
     let dir = RuleTablebase::<V>::new(root, set.clone())
@@ -115,10 +118,14 @@ fn verify_rules_in<V: Variant>(
         let checker = Checker::new(&rules, slice, layout, targets)?;
         let size = checker.size;
         let chunk = checker.scratch().reader.chunk(size);
+        let scope = (format!("rules:{}", set.name), format!("{}.", set.name));
+        let resume = checkpoint
+            .map(|c| c.slice((&scope.0, Some(&scope.1)), &dir, slice, size))
+            .transpose()?;
         let chunks = check_chunks(
             slice,
             (size, chunk),
-            progress,
+            (progress, resume.as_ref()),
             || checker.scratch(),
             |index, found, scratch| checker.check(index, found, scratch),
         )?;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damka_core::{International, Russian, Slice, Variant, VariantKind};
+use damka_gen::checkpoint::Checkpoint;
 use damka_gen::compact::is_compact_set;
 use damka_gen::verify::{verify, verify_checksums};
 use damka_gen::verify_compact::verify_compact;
@@ -53,6 +54,11 @@ pub struct VerifyArgs {
     /// tables; their dependencies' tables must be there).
     #[arg(long, conflicts_with = "checksums_only")]
     pub slice: Option<Slice>,
+    /// Record the verified part of each slice in this file, and skip what it
+    /// records as verified of the same tables: a verification stopped part-way
+    /// resumes where it stopped (created if missing; its directory must exist).
+    #[arg(long, conflicts_with = "checksums_only")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 /// Verifies every table; fails on any mismatch.
@@ -93,13 +99,19 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             ExitCode::FAILURE
         });
     }
+    let checkpoint = args
+        .checkpoint
+        .as_deref()
+        .map(Checkpoint::open)
+        .transpose()?;
+    let checkpoint = checkpoint.as_ref();
     let report = match &args.rules {
         Some(spec) => {
             let set = RuleSet::load_for(spec, V::KIND)?;
             let bars = Bars::verify(Some(&set.name), args.quiet);
             let draw = |event: Progress| bars.show(event);
             let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
-            let report = verify_rules_of::<V>(&args.dir, &set, args.slice, progress)?;
+            let report = verify_rules_of::<V>(&args.dir, &set, args.slice, progress, checkpoint)?;
             if report.tables == 0 {
                 let of = args.slice.map(|s| format!(" of {s}")).unwrap_or_default();
                 anyhow::bail!(
@@ -115,7 +127,7 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             let bars = Bars::verify(Some("mtc"), args.quiet);
             let draw = |event: Progress| bars.show(event);
             let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
-            let report = verify_mtc::<V>(&args.dir, args.slice, progress)?;
+            let report = verify_mtc::<V>(&args.dir, args.slice, progress, checkpoint)?;
             if report.tables == 0 {
                 anyhow::bail!(
                     "no MTC tables in {} (build them with `damka gen --metric mtc`)",
@@ -129,9 +141,9 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             let draw = |event: Progress| bars.show(event);
             let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
             if is_compact_set::<V>(&args.dir)? {
-                verify_compact::<V>(&args.dir, args.slice, progress)?
+                verify_compact::<V>(&args.dir, args.slice, progress, checkpoint)?
             } else {
-                verify::<V>(&args.dir, args.slice, progress)?
+                verify::<V>(&args.dir, args.slice, progress, checkpoint)?
             }
         }
     };
@@ -142,6 +154,13 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         println!(
             "mismatch {} {} {}: stored {}, successors give {}",
             m.slice, m.table, m.fen, m.stored, m.expected
+        );
+    }
+    if report.resumed > 0 {
+        println!(
+            "resumed: {} of the positions were checked by an earlier run (the checkpoint \
+             counts their mismatches; examples are from this run only)",
+            report.resumed
         );
     }
     println!(
