@@ -316,6 +316,15 @@ pub(crate) fn check_chunks<S>(
         },
     );
     let round = checkpoint.map_or(size.max(1), |c| c.round_positions);
+    // Chunks lie on one grid from index 0, so that a round's edges split two
+    // chunks at most (a rule check's chunks are whole blocks). In rounds, they
+    // are cut smaller (down to [`CHUNK`]) where a round would hold fewer than
+    // four a thread.
+    let threads = rayon::current_num_threads() as u64;
+    let chunk = match checkpoint {
+        Some(_) => chunk.min(round.div_ceil(4 * threads).max(CHUNK)),
+        None => chunk,
+    };
     let mut checked = Checked {
         found: Vec::new(),
         resumed: 0,
@@ -332,11 +341,11 @@ pub(crate) fn check_chunks<S>(
             send(progress, Progress::Advanced { slice, positions });
             continue;
         }
-        let found = (0..(end - first).div_ceil(chunk))
+        let found = (first / chunk..end.div_ceil(chunk))
             .into_par_iter()
             .map_init(&scratch, |scratch, c| {
-                let start = first + c * chunk;
-                let stop = (start + chunk).min(end);
+                let start = (c * chunk).max(first);
+                let stop = ((c + 1) * chunk).min(end);
                 let mut found = (0, Vec::new());
                 for index in start..stop {
                     check(index, &mut found, scratch)?;
