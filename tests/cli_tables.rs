@@ -497,6 +497,16 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
         recounted.out
     );
 
+    // A byte flipped in a block leaves the header as it was, but the file was
+    // written again: its group is read again, and the damage found.
+    let other = table(&dir, "0M2K-0M1K", "dtw");
+    let mut bytes = std::fs::read(&other).unwrap();
+    bytes[HEADER_LEN + 2] ^= 0x40;
+    std::fs::write(&other, &bytes).unwrap();
+    let damaged = verify();
+    assert!(!damaged.ok);
+    assert!(damaged.err.contains("corrupt table"), "{}", damaged.err);
+
     // Not a checkpoint, or nowhere to write one: clear errors, nothing written.
     std::fs::write(&file, "some notes\n").unwrap();
     let foreign = verify();

@@ -11,8 +11,8 @@
 //!
 //! "The same check of the same bytes" is a key: the hash of what is checked
 //! (`dtw`, `mtc`, `compact` or `rules:SET`), the slice, its size, the round
-//! size, and the name, length and whole-file checksum (from the header)
-//! of every table file of the slice, its mirror and their dependencies that the
+//! size, and the name, length, modification time and whole-file checksum (from
+//! the header) of every table file of the slice, its mirror and their dependencies that the
 //! check reads. A rebuilt or replaced table gives another key, and its slice is
 //! checked from the start.
 //!
@@ -232,20 +232,24 @@ fn files_read(dir: &Path, slice: Slice, extra: Option<&str>) -> Result<String, G
     Ok(lines.join("\n"))
 }
 
-/// A table file's length and the whole-file checksum its header records, or
-/// what stops them being read (the check itself then reports the file).
+/// A table file's length, modification time and the whole-file checksum its
+/// header records, or what stops them being read (the check itself then
+/// reports the file). The time makes a file written again another file, even
+/// where its header was kept (a table's blocks are not hashed here: that would
+/// read every dependency whole for each slice).
 fn file_facts(path: &Path) -> String {
-    let read = || -> std::io::Result<(u64, [u8; HEADER_LEN])> {
+    let read = || -> std::io::Result<(u64, u128, [u8; HEADER_LEN])> {
         let mut file = File::open(path)?;
-        let len = file.metadata()?.len();
+        let metadata = file.metadata()?;
+        let since = metadata.modified()?.duration_since(std::time::UNIX_EPOCH);
         let mut header = [0; HEADER_LEN];
         file.read_exact(&mut header)?;
-        Ok((len, header))
+        Ok((metadata.len(), since.map_or(0, |d| d.as_nanos()), header))
     };
     match read() {
-        Ok((len, header)) => match TableHeader::decode(&header) {
-            Ok(header) => format!("{len} {:016x}", header.file_hash),
-            Err(e) => format!("{len} bad header: {e}"),
+        Ok((len, time, header)) => match TableHeader::decode(&header) {
+            Ok(header) => format!("{len} {time} {:016x}", header.file_hash),
+            Err(e) => format!("{len} {time} bad header: {e}"),
         },
         Err(e) => format!("unreadable: {e}"),
     }

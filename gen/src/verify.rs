@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use damka_core::{apply, dependencies, generate};
-use damka_core::{Position, Slice, Variant};
+use damka_core::{Position, Slice, SliceIndexer, Variant};
 use damka_formats::table::slices_in;
 use damka_formats::{Value, Wdl};
 use damka_probe::{ProbeError, SliceTable, Tablebase};
@@ -197,13 +197,27 @@ pub fn verify<V: Variant>(
             vec![slice, slice.mirror()]
         };
         done.extend(&group);
-        let decoded = Decoded::of(&tablebase, &group)?;
+        let mut resumes = Vec::new();
         for &slice in &group {
-            let table = decoded.table(slice);
-            let size = table.indexer().size();
+            let size = SliceIndexer::<V>::new(slice)?.size();
             let resume = checkpoint
                 .map(|c| c.slice(("dtw", None), tablebase.dir(), slice, size))
                 .transpose()?;
+            resumes.push((size, resume));
+        }
+        let whole: Option<Vec<Checked>> = resumes
+            .iter()
+            .map(|(size, resume)| recorded(*size, resume.as_ref()))
+            .collect();
+        if let Some(whole) = whole {
+            for ((size, _), checked) in resumes.iter().zip(whole) {
+                report.add(1, *size, checked);
+            }
+            continue;
+        }
+        let decoded = Decoded::of(&tablebase, &group)?;
+        for (&slice, (size, resume)) in group.iter().zip(&resumes) {
+            let (table, size) = (decoded.table(slice), *size);
             let run = (progress, resume.as_ref());
             let chunks = check_slice(slice, size, run, |index, chunk, moves| {
                 let pos = table.indexer().position(index);
@@ -286,6 +300,24 @@ pub(crate) fn check_slice(
         Vec::new,
         check,
     )
+}
+
+/// The check of `slice` (`size` positions) as `checkpoint` records it, if it
+/// records every round: then the slice's tables need not even be read.
+pub(crate) fn recorded(size: u64, checkpoint: Option<&SliceCheckpoint<'_>>) -> Option<Checked> {
+    let checkpoint = checkpoint?;
+    let round = checkpoint.round_positions;
+    let mut checked = Checked {
+        found: Vec::new(),
+        resumed: 0,
+    };
+    for r in 0..size.div_ceil(round) {
+        let positions = ((r + 1) * round).min(size) - r * round;
+        let (_, mismatches) = checkpoint.done(r).filter(|&(p, _)| p == positions)?;
+        checked.found.push((mismatches, Vec::new()));
+        checked.resumed += positions;
+    }
+    Some(checked)
 }
 
 /// What the check of one slice found, chunk by chunk, and how many of its

@@ -33,7 +33,7 @@ use crate::checkpoint::Checkpoint;
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::rule_reads::{grown_window_entries, Layout, Reader, Successor, Targets, WINDOW_ENTRIES};
-use crate::verify::{check_chunks, record, tables_in, Found, Mismatch, VerifyReport};
+use crate::verify::{check_chunks, record, recorded, tables_in, Found, Mismatch, VerifyReport};
 use crate::verify_counted::{self, CountedChecker};
 
 /// Verifies the rule tables of `set` for every slice under `root` that has them,
@@ -85,12 +85,12 @@ fn verify_rules_in<V: Variant>(
     (progress, checkpoint): (Option<OnProgress<'_>>, Option<&Checkpoint>),
 ) -> Result<VerifyReport, GenError> {
     let mut report = VerifyReport::default();
-    let dir = RuleTablebase::<V>::new(root, set.clone())
-        .tablebase()
-        .dir()
-        .to_path_buf();
+    let files = RuleTablebase::<V>::new(root, set.clone());
+    let dir = files.tablebase().dir().to_path_buf();
     for slice in tables_in(&dir)? {
-        if only.is_some_and(|s| slice != s && slice != s.mirror()) {
+        if only.is_some_and(|s| slice != s && slice != s.mirror())
+            || !files.path(slice, ValueKind::RuleWdl).is_file()
+        {
             continue;
         }
         // A reader of its own per slice, its block cache sized for the slice's
@@ -109,19 +109,21 @@ fn verify_rules_in<V: Variant>(
                 layout(set, &slice.material(), entries)
             }
         };
-        let cache = verify_counted::cache_bytes::<V>(set, slice, layout)?;
-        let rules = RuleTablebase::<V>::with_cache_bytes(root, set.clone(), cache);
-        if !rules.path(slice, ValueKind::RuleWdl).is_file() {
-            continue;
-        }
-        let targets = preload_conversions(&rules, slice)?;
-        let checker = Checker::new(&rules, slice, layout, targets)?;
-        let size = checker.size;
-        let chunk = checker.scratch().reader.chunk(size);
+        let tables = 2 + usize::from(layout.dtz) + usize::from(layout.sheets > 0);
+        let size = SliceIndexer::<V>::new(slice)?.size();
         let scope = (format!("rules:{}", set.name), format!("{}.", set.name));
         let resume = checkpoint
             .map(|c| c.slice((&scope.0, Some(&scope.1)), &dir, slice, size))
             .transpose()?;
+        if let Some(checked) = recorded(size, resume.as_ref()) {
+            report.add(tables, size, checked);
+            continue;
+        }
+        let cache = verify_counted::cache_bytes::<V>(set, slice, layout)?;
+        let rules = RuleTablebase::<V>::with_cache_bytes(root, set.clone(), cache);
+        let targets = preload_conversions(&rules, slice)?;
+        let checker = Checker::new(&rules, slice, layout, targets)?;
+        let chunk = checker.scratch().reader.chunk(size);
         let chunks = check_chunks(
             slice,
             (size, chunk),
@@ -129,7 +131,6 @@ fn verify_rules_in<V: Variant>(
             || checker.scratch(),
             |index, found, scratch| checker.check(index, found, scratch),
         )?;
-        let tables = 2 + usize::from(layout.dtz) + usize::from(checker.counted.is_some());
         report.add(tables, size, chunks);
     }
     Ok(report)
@@ -178,7 +179,6 @@ fn layout(set: &RuleSet, material: &Material, window_entries: u64) -> Layout {
 struct Checker<'a, V: Variant> {
     rules: &'a RuleTablebase<V>,
     slice: Slice,
-    size: u64,
     /// The index of the mirror slice, where quiet moves lead.
     mirror: SliceIndexer<V>,
     layout: Layout,
@@ -218,7 +218,6 @@ impl<'a, V: Variant> Checker<'a, V> {
         Ok(Checker {
             rules,
             slice,
-            size: theory.indexer().size(),
             mirror: SliceIndexer::new(slice.mirror())?,
             layout,
             theory,
