@@ -46,6 +46,16 @@ resets = ["capture", "man-move"]
 limit_moves = 2
 "#;
 
+/// A fresh temporary directory holding the set [`TIGHT`] as `tight.toml`, and
+/// that file's path as a rule set argument.
+fn with_tight_set(tag: &str) -> (tempfile::TempDir, String) {
+    let tmp = temp_dir(tag);
+    std::fs::create_dir_all(tmp.path()).unwrap();
+    let file = tmp.path().join("tight.toml");
+    std::fs::write(&file, TIGHT).unwrap();
+    (tmp, file.to_str().unwrap().to_string())
+}
+
 fn tables(dir: &Path) -> RuleTablebase<Russian> {
     RuleTablebase::new(dir, RuleSet::from_toml_str(TIGHT).unwrap())
 }
@@ -76,12 +86,9 @@ fn verify_cli(dir: &Path, spec: &str, extra: &[&str]) -> common::Run {
 
 #[test]
 fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
-    let tmp = temp_dir("rules-verify");
+    let (tmp, spec) = with_tight_set("rules-verify");
     let dir = tmp.path().to_path_buf();
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("tight.toml");
-    std::fs::write(&file, TIGHT).unwrap();
-    let spec = file.to_str().unwrap();
+    let spec = spec.as_str();
     build_rule_tables::<Russian>(&dir, 3, &["0M2K-0M2K", SLICE], spec);
     let rules = tables(&dir);
     let set = rules.set().clone();
@@ -235,12 +242,9 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
 /// checkpoint with the same result; a value changed since is still caught.
 #[test]
 fn a_rule_verification_resumes_from_its_checkpoint() {
-    let tmp = temp_dir("rules-verify-checkpoint");
+    let (tmp, spec) = with_tight_set("rules-verify-checkpoint");
     let dir = tmp.path().to_path_buf();
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("tight.toml");
-    std::fs::write(&file, TIGHT).unwrap();
-    build_rule_tables::<Russian>(&dir, 3, &[], file.to_str().unwrap());
+    build_rule_tables::<Russian>(&dir, 3, &[], &spec);
     let set = tables(&dir).set().clone();
     let path = dir.join("checkpoint");
     let run = || {

@@ -153,6 +153,19 @@ impl Checkpoint {
     }
 }
 
+/// [`Checkpoint::slice`] of `checkpoint`, if there is one.
+pub(crate) fn slice_checkpoint<'c>(
+    checkpoint: Option<&'c Checkpoint>,
+    scope: (&str, Option<&str>),
+    dir: &Path,
+    slice: Slice,
+    size: u64,
+) -> Result<Option<SliceCheckpoint<'c>>, GenError> {
+    checkpoint
+        .map(|c| c.slice(scope, dir, slice, size))
+        .transpose()
+}
+
 impl SliceCheckpoint<'_> {
     /// The positions and mismatches recorded for `round`, if it is recorded.
     pub(crate) fn done(&self, round: u64) -> Option<(u64, u64)> {

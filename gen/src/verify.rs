@@ -27,7 +27,7 @@ use damka_formats::{Value, Wdl};
 use damka_probe::{ProbeError, SliceTable, Tablebase};
 use rayon::prelude::*;
 
-use crate::checkpoint::{Checkpoint, SliceCheckpoint};
+use crate::checkpoint::{slice_checkpoint, Checkpoint, SliceCheckpoint};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
 
@@ -200,9 +200,7 @@ pub fn verify<V: Variant>(
         let mut resumes = Vec::new();
         for &slice in &group {
             let size = SliceIndexer::<V>::new(slice)?.size();
-            let resume = checkpoint
-                .map(|c| c.slice(("dtw", None), tablebase.dir(), slice, size))
-                .transpose()?;
+            let resume = slice_checkpoint(checkpoint, ("dtw", None), tablebase.dir(), slice, size)?;
             resumes.push((size, resume));
         }
         let whole: Option<Vec<Checked>> = resumes

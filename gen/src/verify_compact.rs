@@ -16,7 +16,7 @@ use damka_core::{apply, generate, Slice, SliceIndexer, Variant};
 use damka_formats::Value;
 use damka_probe::Tablebase;
 
-use crate::checkpoint::Checkpoint;
+use crate::checkpoint::{slice_checkpoint, Checkpoint};
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record_value, tables_in, VerifyReport};
@@ -50,9 +50,7 @@ pub fn verify_compact<V: Variant>(
         }
         let indexer = SliceIndexer::<V>::new(slice)?;
         let size = indexer.size();
-        let resume = checkpoint
-            .map(|c| c.slice(("compact", None), tablebase.dir(), slice, size))
-            .transpose()?;
+        let resume = slice_checkpoint(checkpoint, ("compact", None), tablebase.dir(), slice, size)?;
         let chunks = check_slice(
             slice,
             size,

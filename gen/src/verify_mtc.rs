@@ -15,7 +15,7 @@ use damka_formats::Dtc;
 use damka_probe::Tablebase;
 
 use crate::best::reached;
-use crate::checkpoint::Checkpoint;
+use crate::checkpoint::{slice_checkpoint, Checkpoint};
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::verify::{check_slice, record, tables_in, Mismatch, VerifyReport};
@@ -52,9 +52,13 @@ pub fn verify_mtc<V: Variant>(
         let mtc = tablebase.decoded_table(slice, ValueKind::Mtc)?;
         let theory = tablebase.slice_table(slice)?;
         let size = mtc.indexer().size();
-        let resume = checkpoint
-            .map(|c| c.slice(("mtc", Some("mtc.")), tablebase.dir(), slice, size))
-            .transpose()?;
+        let resume = slice_checkpoint(
+            checkpoint,
+            ("mtc", Some("mtc.")),
+            tablebase.dir(),
+            slice,
+            size,
+        )?;
         let chunks = check_slice(
             slice,
             size,

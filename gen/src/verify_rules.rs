@@ -29,7 +29,7 @@ use damka_probe::SliceTable;
 
 use crate::best::{reached, Best};
 use crate::budget::default_budget;
-use crate::checkpoint::Checkpoint;
+use crate::checkpoint::{slice_checkpoint, Checkpoint};
 use crate::error::GenError;
 use crate::progress::OnProgress;
 use crate::rule_reads::{grown_window_entries, Layout, Reader, Successor, Targets, WINDOW_ENTRIES};
@@ -112,9 +112,7 @@ fn verify_rules_in<V: Variant>(
         let tables = 2 + usize::from(layout.dtz) + usize::from(layout.sheets > 0);
         let size = SliceIndexer::<V>::new(slice)?.size();
         let scope = (format!("rules:{}", set.name), format!("{}.", set.name));
-        let resume = checkpoint
-            .map(|c| c.slice((&scope.0, Some(&scope.1)), &dir, slice, size))
-            .transpose()?;
+        let resume = slice_checkpoint(checkpoint, (&scope.0, Some(&scope.1)), &dir, slice, size)?;
         if let Some(checked) = recorded(size, resume.as_ref()) {
             report.add(tables, size, checked);
             continue;
