@@ -110,10 +110,15 @@ fn compact_set_probes_like_the_exact_set() {
 fn verify_checks_a_compact_set_and_finds_a_wrong_entry() {
     let (_exact, compact) = compacted("verify", 3);
     let root = compact.path().to_str().unwrap();
+    let checkpoint = compact.path().join("verify.checkpoint");
+    let checkpoint = checkpoint.to_str().unwrap();
     let verify = ["verify", "--variant", "russian", "--dir", root, "--quiet"];
+    let verify = [&verify[..], &["--checkpoint", checkpoint]].concat();
     let run = damka(&verify, "");
     assert!(run.ok, "{}{}", run.out, run.err);
     assert!(run.out.contains(" 0 mismatches"), "{}", run.out);
+    let again = damka(&verify, "");
+    assert!(again.ok && again.out.contains("resumed: "), "{}", again.out);
 
     // Two kings against one, every entry stored as a draw: a well-formed file
     // with wrong values.

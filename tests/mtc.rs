@@ -150,9 +150,22 @@ fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
     assert_eq!(json["wdl"], "draw");
     assert!(json["mtc"].is_null() && json.get("mtc").is_some(), "{json}");
 
-    let verify = run(&dir, &["verify", "--metric", "mtc", "--quiet"]);
+    let checkpoint = dir.join("verify.checkpoint");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let with_checkpoint = [
+        "verify",
+        "--metric",
+        "mtc",
+        "--quiet",
+        "--checkpoint",
+        checkpoint,
+    ];
+    let verify = run(&dir, &with_checkpoint);
     assert!(verify.ok, "{}{}", verify.out, verify.err);
     assert!(verify.out.contains(": 0 mismatches"), "{}", verify.out);
+    assert!(!verify.out.contains("resumed"), "{}", verify.out);
+    let again = run(&dir, &with_checkpoint);
+    assert!(again.ok && again.out.contains("resumed: "), "{}", again.out);
 
     let stats = run(&dir, &["stats", "--metric", "mtc", "--format", "json"]);
     assert!(stats.ok, "{}", stats.err);
@@ -162,10 +175,15 @@ fn mtc_tables_are_built_probed_verified_and_counted_by_the_commands() {
 
     // A wrong value is found.
     tamper_with_0m2k_0m1k(&dir);
-    let verify = run(&dir, &["verify", "--metric", "mtc", "--quiet"]);
-    assert!(!verify.ok);
-    assert!(!verify.out.contains(": 0 mismatches"), "{}", verify.out);
-    assert!(verify.out.contains(" mtc "), "{}", verify.out);
+    for args in [
+        &["verify", "--metric", "mtc", "--quiet"][..],
+        &with_checkpoint,
+    ] {
+        let verify = run(&dir, args);
+        assert!(!verify.ok);
+        assert!(!verify.out.contains(": 0 mismatches"), "{}", verify.out);
+        assert!(verify.out.contains(" mtc "), "{}", verify.out);
+    }
 
     // The checksum check covers MTC files: a flipped byte in one is found.
     let checked = run(&dir, &["verify", "--checksums-only"]);
