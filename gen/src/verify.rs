@@ -329,8 +329,8 @@ pub(crate) struct Checked {
 /// `scratch` and kept from one chunk to the next on the same thread: a rule
 /// check's scratch holds windows of decoded blocks, and made anew for each chunk
 /// their pages were zeroed again by the kernel, a sixth of the check's time.
-/// The chunks go in rounds ([`crate::checkpoint`]), cut from the start of
-/// each; without a checkpoint, the slice is one round.
+/// The chunks go in rounds ([`crate::checkpoint`]); without a checkpoint, the
+/// slice is one round.
 pub(crate) fn check_chunks<S>(
     slice: Slice,
     (size, chunk): (u64, u64),
