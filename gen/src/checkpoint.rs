@@ -169,9 +169,11 @@ pub(crate) fn slice_checkpoint<'c>(
 }
 
 impl SliceCheckpoint<'_> {
-    /// The positions and mismatches recorded for `round`, if it is recorded.
-    pub(crate) fn done(&self, round: u64) -> Option<(u64, u64)> {
-        self.checkpoint.done.get(&(self.key, round)).copied()
+    /// The mismatches recorded for `round` of `positions` positions, if it is
+    /// recorded with that many.
+    pub(crate) fn done(&self, round: u64, positions: u64) -> Option<u64> {
+        let recorded = self.checkpoint.done.get(&(self.key, round))?;
+        (recorded.0 == positions).then_some(recorded.1)
     }
 
     /// Records that `round` was checked: `positions` positions, `mismatches`
