@@ -16,7 +16,9 @@
 # tables (DTC, RWDL, DTZ, counted DTC), verifies them group by group beside
 # that build into RULES_LEDGER (default DIR/<variant>-<set>-verify.tsv), and prints their
 # cursed-win statistics; RULES_NAME names the set's files when RULES is a TOML
-# file (default: RULES itself):
+# file (default: RULES itself); VERIFY_MEMORY (e.g. 6G) bounds the rule
+# verifier beside the build (`damka verify --memory`), so the two fit together
+# (MEMORY=15G VERIFY_MEMORY=6G on 24 GiB):
 #
 #   RULES=russian bash scripts/long-run.sh russian 6   # hours on 2 cores (verifying the rule tables alone: 49 min)
 set -euo pipefail

@@ -21,6 +21,11 @@
 # there, and its hash covers every rule file of SET of both slices. When SET is
 # a TOML file, RULES_NAME gives the set's name, which its files carry.
 #
+# VERIFY_MEMORY=SIZE (e.g. 6G) bounds what each rule check sizes its windows,
+# block cache and decoded tables to (`damka verify --memory`), so that it fits
+# beside a build; by default it takes a share of the memory available when the
+# group starts.
+#
 # With METRIC=mtc it verifies the MTC tables instead (`damka verify --metric
 # mtc --slice`): a group is taken once both slices' `.mtc.dkt` files are there,
 # and its hash covers those files.
@@ -55,6 +60,8 @@ case "$metric" in
 esac
 metric_args=()
 [ "$metric" = dtw ] || metric_args=(--metric "$metric")
+memory_args=()
+[ -n "$rules" ] && [ -n "${VERIFY_MEMORY:-}" ] && memory_args=(--memory "$VERIFY_MEMORY")
 if [ -n "$rules" ] && [ "$metric" = mtc ]; then
     echo "verify-groups.sh: RULES and METRIC=mtc do not go together" >&2
     exit 2
@@ -162,7 +169,8 @@ while true; do
         start=$(date +%s)
         checkpoint="$checkpoints/$variant.${set_name:-$metric}.$group"
         out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" \
-            ${rules:+--rules "$rules"} "${metric_args[@]}" --checkpoint "$checkpoint" \
+            ${rules:+--rules "$rules"} "${metric_args[@]}" "${memory_args[@]}" \
+            --checkpoint "$checkpoint" \
             --quiet 2>&1) || true
         line=$(echo "$out" | grep '^verified ' || true)
         if [ -z "$line" ]; then

@@ -231,6 +231,18 @@ fn layered_values_agree_with_the_search_and_the_verifier_catches_changes() {
     assert!(!run.ok, "{}", run.out);
     assert!(run.out.contains("mismatch"), "{}", run.out);
 
+    // In too little memory for a window or a decoded conversion table, every
+    // read goes through the block cache, and the check finds the same.
+    let verified = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("verified "))
+            .map(str::to_owned)
+    };
+    let small = verify_cli(&dir, spec, &["--memory", "1K"]);
+    assert!(!small.ok, "{}", small.out);
+    assert!(verified(&run.out).is_some(), "{}", run.out);
+    assert_eq!(verified(&small.out), verified(&run.out), "{}", small.err);
+
     // One group at a time: the tampered one fails, another passes.
     let run = verify_cli(&dir, spec, &["--slice", SLICE]);
     assert!(!run.ok && run.out.contains("mismatch"), "{}", run.out);
@@ -249,10 +261,10 @@ fn a_rule_verification_resumes_from_its_checkpoint() {
     let path = dir.join("checkpoint");
     let run = || {
         let checkpoint = Checkpoint::open(&path).unwrap().with_round_positions(500);
-        let report = verify_rules_of::<Russian>(&dir, &set, None, None, Some(&checkpoint));
+        let report = verify_rules_of::<Russian>(&dir, &set, None, None, Some(&checkpoint), None);
         (report.unwrap(), checkpoint.rounds())
     };
-    let whole = verify_rules_of::<Russian>(&dir, &set, None, None, None).unwrap();
+    let whole = verify_rules_of::<Russian>(&dir, &set, None, None, None, None).unwrap();
     assert_eq!(whole.mismatches, 0, "{:#?}", whole.examples);
     let (first, before) = run();
     assert_eq!(
@@ -312,6 +324,19 @@ fn a_rule_verification_resumes_from_its_checkpoint() {
 }
 
 #[test]
+fn a_verification_memory_must_be_a_size_and_goes_with_rules() {
+    let tmp = temp_dir("rules-verify-memory");
+    let dir = tmp.path().to_str().unwrap();
+    let args = ["verify", "--variant", "russian", "--dir", dir, "--memory"];
+    let run = damka(&[&args[..], &["6G"]].concat(), "");
+    assert!(!run.ok);
+    assert!(run.err.contains("--rules"), "{}", run.err);
+    let run = verify_cli(tmp.path(), "russian", &["--memory", "lots"]);
+    assert!(!run.ok);
+    assert!(run.err.contains("`lots` is not a size"), "{}", run.err);
+}
+
+#[test]
 fn verify_rules_without_rule_tables_is_a_clear_error() {
     let tmp = temp_dir("rules-verify-empty");
     let dir = tmp.path().to_path_buf();
@@ -366,7 +391,7 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
     };
     let log = tmp.path().join("build.log");
     let ledger = tmp.path().join("ledger.tsv");
-    let script = |wait: Option<&str>, build_log: bool| {
+    let script_with = |wait: Option<&str>, build_log: bool, memory: &str| {
         let mut command = std::process::Command::new("bash");
         command
             .arg(concat!(
@@ -376,6 +401,7 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
             .args(["russian", dir_arg])
             .arg(&ledger)
             .env("RULES", "russian")
+            .env("VERIFY_MEMORY", memory)
             .env("DAMKA", env!("CARGO_BIN_EXE_damka"));
         if build_log {
             command.env("BUILD_LOG", &log);
@@ -385,6 +411,7 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
         }
         command.output().unwrap()
     };
+    let script = |wait: Option<&str>, build_log: bool| script_with(wait, build_log, "64M");
     let ledger_groups = || -> Vec<String> {
         let mut groups: Vec<String> = std::fs::read_to_string(&ledger)
             .unwrap()
@@ -398,6 +425,14 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
     let refused = script(Some("1"), false);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("BUILD_LOG"));
+
+    // VERIFY_MEMORY reaches `damka verify --memory`.
+    std::fs::write(&log, &gen.out).unwrap();
+    let bad = script_with(None, true, "lots");
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("`lots` is not a size"), "{err}");
+    assert!(!ledger.exists() || ledger_groups().is_empty());
 
     // The script run with `contents` as the build's log: the groups in the ledger.
     let verified_with = |contents: &str| -> Vec<String> {

@@ -32,7 +32,6 @@ use damka_probe::DEFAULT_CACHE_BYTES;
 use rayon::prelude::*;
 
 use crate::best::{self, rank, rank_back, unrank};
-use crate::budget::default_budget;
 use crate::error::GenError;
 use crate::rule_reads::{window_block, Layout, Reader, Successor};
 
@@ -83,22 +82,23 @@ const WINDOWED_CACHE_BYTES: usize = 1 << 30;
 
 /// The block-cache budget for checking `slice` under `set`, whose rule tables
 /// hold `layout`: where its blocks are read in windows (`crate::rule_reads`),
-/// [`WINDOWED_CACHE_BYTES`] but at most a quarter of the available memory, and
-/// never less than the default; else room for the king-move successors of the
+/// [`WINDOWED_CACHE_BYTES`] but at most `quarter` bytes (a quarter of the
+/// check's memory, where it has a bound), and never less than the default; else room for the king-move successors of the
 /// blocks that every thread and one more are in (about a byte per state, see
 /// the module docs), on top of the default.
 pub(crate) fn cache_bytes<V: Variant>(
     set: &RuleSet,
     slice: Slice,
     layout: Layout,
+    quarter: Option<u64>,
 ) -> Result<usize, GenError> {
     let Some(plan) = Counted::of(set, &slice.material()).filter(Counted::men) else {
         return Ok(DEFAULT_CACHE_BYTES);
     };
     let block = SliceIndexer::<V>::new(slice)?.king_placements();
     if window_block(block, layout) > 0 {
-        let quarter = default_budget().map_or(usize::MAX, |bytes| {
-            usize::try_from(bytes / 4).unwrap_or(usize::MAX)
+        let quarter = quarter.map_or(usize::MAX, |bytes| {
+            usize::try_from(bytes).unwrap_or(usize::MAX)
         });
         return Ok(WINDOWED_CACHE_BYTES.min(quarter).max(DEFAULT_CACHE_BYTES));
     }

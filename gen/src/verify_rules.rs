@@ -43,21 +43,31 @@ pub fn verify_rules<V: Variant>(
     set: &RuleSet,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_of::<V>(root, set, None, progress, None)
+    verify_rules_of::<V>(root, set, None, progress, None, None)
 }
 
 /// Verifies the rule tables of `set` under `root` like [`verify_rules`], of the
 /// slice `only` and its mirror if given (their dependencies' rule tables must be
 /// there), else of every slice that has them; with `checkpoint`, records the
 /// rounds checked there and skips those it records ([`crate::checkpoint`]).
+///
+/// `memory` (bytes) bounds what each slice's check sizes to the room it has: its
+/// read windows take at most half of it, its block cache and the conversion
+/// tables it decodes whole at most a quarter each. The slice's own decoded DTW
+/// table and counted layer come on top. Without it, the room is the memory
+/// available when the slice's check starts, less a margin
+/// ([`default_budget`]). Less room means smaller windows and more reads
+/// through the block cache: slower, the same result.
 pub fn verify_rules_of<V: Variant>(
     root: &Path,
     set: &RuleSet,
     only: Option<Slice>,
     progress: Option<OnProgress<'_>>,
     checkpoint: Option<&Checkpoint>,
+    memory: Option<u64>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_in::<V>(root, set, only, None, (progress, checkpoint))
+    let room = Room::Bytes(memory);
+    verify_rules_in::<V>(root, set, only, room, (progress, checkpoint))
 }
 
 /// [`verify_rules_of`] with windows of at most `window_entries` entries
@@ -71,17 +81,28 @@ pub fn verify_rules_windowed<V: Variant>(
     window_entries: u64,
     progress: Option<OnProgress<'_>>,
 ) -> Result<VerifyReport, GenError> {
-    verify_rules_in::<V>(root, set, only, Some(window_entries), (progress, None))
+    let room = Room::Windows(window_entries);
+    verify_rules_in::<V>(root, set, only, room, (progress, None))
 }
 
-/// [`verify_rules_of`] with windows of at most `window_entries` entries, or,
-/// when `None`, as large as each slice's blocks need where half the available
-/// memory holds them ([`grown_window_entries`]).
+/// How much a slice's check may hold.
+#[derive(Clone, Copy)]
+enum Room {
+    /// Windows of at most this many entries, and the default cache and
+    /// conversion tables (the tests).
+    Windows(u64),
+    /// Windows as large as the slice's blocks need where half this many bytes
+    /// (or of the available memory) holds them ([`grown_window_entries`]), and
+    /// a quarter each for the block cache and the conversion tables.
+    Bytes(Option<u64>),
+}
+
+/// [`verify_rules_of`], its windows, cache and conversion tables sized by `room`.
 fn verify_rules_in<V: Variant>(
     root: &Path,
     set: &RuleSet,
     only: Option<Slice>,
-    window_entries: Option<u64>,
+    room: Room,
     (progress, checkpoint): (Option<OnProgress<'_>>, Option<&Checkpoint>),
 ) -> Result<VerifyReport, GenError> {
     let mut report = VerifyReport::default();
@@ -97,15 +118,19 @@ fn verify_rules_in<V: Variant>(
         // check: the tables it decodes whole (the slice's and its successors')
         // are kept for as long as it lives, so one reader for the whole run
         // would end up holding every table of the set.
-        let layout = match window_entries {
-            Some(entries) => layout(set, &slice.material(), entries),
-            None => {
+        let budget = match room {
+            Room::Windows(_) => None,
+            Room::Bytes(memory) => memory.or_else(default_budget),
+        };
+        let layout = match room {
+            Room::Windows(entries) => layout(set, &slice.material(), entries),
+            Room::Bytes(_) => {
                 let fixed = layout(set, &slice.material(), WINDOW_ENTRIES);
                 let block = SliceIndexer::<V>::new(slice)?.king_placements();
                 let threads = rayon::current_num_threads() as u64;
-                let room = default_budget().map_or(0, |bytes| bytes / 2);
+                let half = budget.map_or(0, |bytes| bytes / 2);
                 let white_men = slice.material().white_men;
-                let entries = grown_window_entries((block, white_men), fixed, threads, room);
+                let entries = grown_window_entries((block, white_men), fixed, threads, half);
                 layout(set, &slice.material(), entries)
             }
         };
@@ -117,9 +142,11 @@ fn verify_rules_in<V: Variant>(
             report.add(tables, size, checked);
             continue;
         }
-        let cache = verify_counted::cache_bytes::<V>(set, slice, layout)?;
+        let quarter = budget.map(|bytes| bytes / 4);
+        let cache = verify_counted::cache_bytes::<V>(set, slice, layout, quarter)?;
         let rules = RuleTablebase::<V>::with_cache_bytes(root, set.clone(), cache);
-        let targets = preload_conversions(&rules, slice)?;
+        let preload = quarter.map_or(PRELOAD_POSITIONS, |bytes| bytes.min(PRELOAD_POSITIONS));
+        let targets = preload_conversions(&rules, slice, preload)?;
         let checker = Checker::new(&rules, slice, layout, targets)?;
         let chunk = checker.scratch().reader.chunk(size);
         let chunks = check_chunks(
@@ -139,17 +166,18 @@ fn verify_rules_in<V: Variant>(
 const PRELOAD_POSITIONS: u64 = 4 << 30;
 
 /// Decodes whole, before the walk, the RWDL tables of the slices that a capture
-/// or a promotion from `slice` reaches, as far as [`PRELOAD_POSITIONS`] allows
-/// (the reader reads the others through the block cache). The walk reads them
+/// or a promotion from `slice` reaches, as far as `limit` positions (a byte
+/// each) allow (the reader reads the others through the block cache). The walk reads them
 /// at random, one entry per capture; through the block cache each read took a
 /// lock, a hash and an LRU update, a quarter of the time of a Russian 7-piece
 /// check.
 fn preload_conversions<V: Variant>(
     rules: &RuleTablebase<V>,
     slice: Slice,
+    limit: u64,
 ) -> Result<Targets<V>, GenError> {
     let mut targets = Vec::new();
-    let mut left = PRELOAD_POSITIONS;
+    let mut left = limit;
     for target in successors(slice) {
         if target == slice.mirror() || !rules.path(target, ValueKind::RuleWdl).is_file() {
             continue;

@@ -59,6 +59,12 @@ pub struct VerifyArgs {
     /// resumes where it stopped (created if missing; its directory must exist).
     #[arg(long, conflicts_with = "checksums_only")]
     pub checkpoint: Option<PathBuf>,
+    /// With `--rules`: the memory each slice's check sizes its read windows,
+    /// block cache and decoded conversion tables to, e.g. `6G` (default: the
+    /// memory available when the slice's check starts, less a margin). Its
+    /// own decoded tables come on top. Less memory is slower, never different.
+    #[arg(long, requires = "rules", value_parser = damka_gen::budget::parse_size)]
+    pub memory: Option<u64>,
 }
 
 /// Verifies every table; fails on any mismatch.
@@ -111,7 +117,14 @@ fn run_variant<V: Variant>(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             let bars = Bars::verify(Some(&set.name), args.quiet);
             let draw = |event: Progress| bars.show(event);
             let progress = (!args.quiet).then_some(&draw as OnProgress<'_>);
-            let report = verify_rules_of::<V>(&args.dir, &set, args.slice, progress, checkpoint)?;
+            let report = verify_rules_of::<V>(
+                &args.dir,
+                &set,
+                args.slice,
+                progress,
+                checkpoint,
+                args.memory,
+            )?;
             if report.tables == 0 {
                 let of = args.slice.map(|s| format!(" of {s}")).unwrap_or_default();
                 anyhow::bail!(
