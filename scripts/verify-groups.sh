@@ -35,6 +35,10 @@
 # kill, the end of a session) resumes where it stopped the next time the script
 # runs; the checkpoint is removed once the group's ledger line is written.
 #
+# A check killed by a signal (the kernel's out-of-memory killer beside a
+# build, say) is tried again from its checkpoint, up to KILL_RETRIES (default
+# 3) times, RETRY_SLEEP (default 30) seconds later.
+#
 # A rule group writes its DTZ files after its RWDL files, and an MTC group its
 # two files one after the other, so with RULES or METRIC=mtc a group is only
 # known finished when the build has logged it. WAIT then needs BUILD_LOG=FILE,
@@ -80,9 +84,10 @@ mkdir -p "$(dirname "$ledger")"
 touch "$ledger"
 tables="$dir/$variant"
 checkpoints="${CHECKPOINTS:-$dir/verify-checkpoints}"
+KILL_RETRIES="${KILL_RETRIES:-3}"
 mkdir -p "$checkpoints"
 failed=0
-declare -A tried
+declare -A tried kills
 
 # The mirror of a slice name: `aMbK-cMdK` becomes `cMdK-aMbK`.
 mirror() { echo "${1#*-}-${1%-*}"; }
@@ -157,6 +162,7 @@ while true; do
         running=1
     fi
     progressed=0
+    retry=0
     for group in $(groups); do
         [ -n "${tried[$group]:-}" ] && continue
         hash=$(group_hash "$group")
@@ -168,11 +174,21 @@ while true; do
         tried[$group]=1
         start=$(date +%s)
         checkpoint="$checkpoints/$variant.${set_name:-$metric}.$group"
+        status=0
         out=$("$DAMKA" verify --variant "$variant" --dir "$dir" --slice "$group" \
             ${rules:+--rules "$rules"} "${metric_args[@]}" "${memory_args[@]}" \
             --checkpoint "$checkpoint" \
-            --quiet 2>&1) || true
+            --quiet 2>&1) || status=$?
         line=$(echo "$out" | grep '^verified ' || true)
+        if [ -z "$line" ] && [ $status -gt 128 ] && [ "${kills[$group]:-0}" -lt $KILL_RETRIES ]; then
+            # Killed by a signal (the kernel's out-of-memory killer, say): tried
+            # again on the next pass, from its checkpoint.
+            kills[$group]=$((${kills[$group]:-0} + 1))
+            echo "$group: killed by signal $((status - 128)), will try again from its checkpoint" >&2
+            unset "tried[$group]"
+            retry=1
+            continue
+        fi
         if [ -z "$line" ]; then
             echo "$group: $out" >&2
             failed=1
@@ -188,8 +204,8 @@ while true; do
         [ "$mismatches" = 0 ] || failed=1
         progressed=1
     done
-    [ $running = 1 ] || [ $progressed = 1 ] || break
-    [ $running = 1 ] && [ $progressed = 0 ] && sleep 30
+    [ $running = 1 ] || [ $progressed = 1 ] || [ $retry = 1 ] || break
+    [ $progressed = 0 ] && sleep "${RETRY_SLEEP:-30}"
 done
 verified=$(awk -F'\t' '$3 == 0' "$ledger" | wc -l)
 echo "ledger $ledger: $verified groups verified with 0 mismatches"

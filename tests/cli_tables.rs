@@ -530,3 +530,79 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
     assert!(!run.ok);
     assert!(run.err.contains("cannot use checkpoint"), "{}", run.err);
 }
+
+/// `scripts/verify-groups.sh` tries a check killed by a signal (as the kernel's
+/// out-of-memory killer would) again, up to `KILL_RETRIES` times, and records
+/// the group once a try finishes; a check killed every time fails the run.
+#[test]
+fn a_group_check_killed_by_a_signal_is_tried_again() {
+    let tmp = built("killed-check");
+    let dir = tmp.path();
+    // A `damka` that kills itself on the first `kills` calls for each group.
+    let wrapper = dir.join("damka-killed");
+    std::fs::write(
+        &wrapper,
+        "#!/usr/bin/env bash\n\
+         group=$(echo \"$@\" | sed 's/.*--slice \\([^ ]*\\).*/\\1/')\n\
+         count=$(cat \"$MARKS/$group\" 2>/dev/null || echo 0)\n\
+         echo $((count + 1)) > \"$MARKS/$group\"\n\
+         [ \"$count\" -ge \"$KILLS\" ] || kill -9 $$\n\
+         exec \"$REAL\" \"$@\"\n",
+    )
+    .unwrap();
+    let executable = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&wrapper, executable).unwrap();
+    let script = |kills: &str, ledger: &Path| {
+        let marks = dir.join(format!("marks-{kills}"));
+        std::fs::create_dir_all(&marks).unwrap();
+        let out = std::process::Command::new("bash")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/verify-groups.sh"
+            ))
+            .arg("russian")
+            .arg(dir)
+            .arg(ledger)
+            .env("DAMKA", &wrapper)
+            .env("REAL", env!("CARGO_BIN_EXE_damka"))
+            .env("MARKS", &marks)
+            .env("KILLS", kills)
+            .env("KILL_RETRIES", "2")
+            .env("RETRY_SLEEP", "0")
+            .output()
+            .unwrap();
+        let tries = std::fs::read_dir(&marks)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .map(|t| t.trim().parse::<u32>().unwrap())
+            .collect::<Vec<_>>();
+        (out, tries)
+    };
+    let ledger = dir.join("twice.tsv");
+    let (out, tries) = script("2", &ledger);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("killed by signal 9, will try again"),
+        "{stderr}"
+    );
+    let lines = std::fs::read_to_string(&ledger).unwrap();
+    assert!(lines.lines().count() > 5, "{lines}");
+    assert!(lines.lines().all(|l| l.split('\t').nth(2) == Some("0")));
+    let groups = lines.lines().count();
+    assert_eq!(
+        tries,
+        vec![3; groups],
+        "each group twice killed, then checked"
+    );
+
+    let ledger = dir.join("always.tsv");
+    let (out, tries) = script("3", &ledger);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        tries,
+        vec![3; groups],
+        "no more than KILL_RETRIES tries again"
+    );
+    assert_eq!(std::fs::read_to_string(&ledger).unwrap(), "");
+}
