@@ -83,9 +83,10 @@ const WINDOWED_CACHE_BYTES: usize = 1 << 30;
 /// The block-cache budget for checking `slice` under `set`, whose rule tables
 /// hold `layout`: where its blocks are read in windows (`crate::rule_reads`),
 /// [`WINDOWED_CACHE_BYTES`] but at most `quarter` bytes (a quarter of the
-/// check's memory, where it has a bound), and never less than the default; else room for the king-move successors of the
-/// blocks that every thread and one more are in (about a byte per state, see
-/// the module docs), on top of the default.
+/// check's memory, where it has a bound), and never less than the default;
+/// else room for the king-move successors of the blocks that every thread and
+/// one more are in (about a byte per state, see the module docs), on top of the
+/// default.
 pub(crate) fn cache_bytes<V: Variant>(
     set: &RuleSet,
     slice: Slice,

@@ -167,10 +167,10 @@ const PRELOAD_POSITIONS: u64 = 4 << 30;
 
 /// Decodes whole, before the walk, the RWDL tables of the slices that a capture
 /// or a promotion from `slice` reaches, as far as `limit` positions (a byte
-/// each) allow (the reader reads the others through the block cache). The walk reads them
-/// at random, one entry per capture; through the block cache each read took a
-/// lock, a hash and an LRU update, a quarter of the time of a Russian 7-piece
-/// check.
+/// each) allow (the reader reads the others through the block cache). The walk
+/// reads them at random, one entry per capture; through the block cache each
+/// read took a lock, a hash and an LRU update, a quarter of the time of a
+/// Russian 7-piece check.
 fn preload_conversions<V: Variant>(
     rules: &RuleTablebase<V>,
     slice: Slice,
