@@ -14,8 +14,8 @@
 //! (`dtw`, `mtc`, `compact` or `rules:SET`), the slice, its size, the round
 //! size, and the name, length, modification time and whole-file checksum (from
 //! the header) of every table file of the slice, its mirror and their
-//! dependencies that the check reads. A rebuilt or replaced table gives another key, and its slice is
-//! checked from the start.
+//! dependencies that the check reads. A rebuilt or replaced table gives another
+//! key, and its slice is checked from the start.
 //!
 //! The file is text: a first line `damka verify checkpoint 1`, then one line per
 //! round, `round KEY SLICE ROUND POSITIONS MISMATCHES`. A line cut short by a

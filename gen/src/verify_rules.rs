@@ -118,20 +118,17 @@ fn verify_rules_in<V: Variant>(
         // check: the tables it decodes whole (the slice's and its successors')
         // are kept for as long as it lives, so one reader for the whole run
         // would end up holding every table of the set.
-        let budget = match room {
-            Room::Windows(_) => None,
-            Room::Bytes(memory) => memory.or_else(default_budget),
-        };
-        let layout = match room {
-            Room::Windows(entries) => layout(set, &slice.material(), entries),
-            Room::Bytes(_) => {
+        let (layout, budget) = match room {
+            Room::Windows(entries) => (layout(set, &slice.material(), entries), None),
+            Room::Bytes(memory) => {
+                let budget = memory.or_else(default_budget);
                 let fixed = layout(set, &slice.material(), WINDOW_ENTRIES);
                 let block = SliceIndexer::<V>::new(slice)?.king_placements();
                 let threads = rayon::current_num_threads() as u64;
                 let half = budget.map_or(0, |bytes| bytes / 2);
                 let white_men = slice.material().white_men;
                 let entries = grown_window_entries((block, white_men), fixed, threads, half);
-                layout(set, &slice.material(), entries)
+                (layout(set, &slice.material(), entries), budget)
             }
         };
         let tables = 2 + usize::from(layout.dtz) + usize::from(layout.sheets > 0);
