@@ -15,6 +15,7 @@ fn generate(c: &mut Criterion) {
         root: dir.clone(),
         max_pieces: 4,
         only: None,
+        with_dependencies: false,
         memory: None,
         progress: None,
     };

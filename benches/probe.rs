@@ -44,6 +44,7 @@ fn tables() -> (PathBuf, bool) {
         root: dir.clone(),
         max_pieces: PIECES,
         only: None,
+        with_dependencies: false,
         memory: None,
         progress: None,
     };

@@ -73,6 +73,7 @@ fn tables<V: Variant>(set: &RuleSet) -> (PathBuf, bool) {
             root: dir.clone(),
             max_pieces: pieces(),
             only: None,
+            with_dependencies: false,
             memory: None,
             progress: None,
         },

@@ -606,3 +606,58 @@ fn a_group_check_killed_by_a_signal_is_tried_again() {
     );
     assert_eq!(std::fs::read_to_string(&ledger).unwrap(), "");
 }
+
+/// The slices that have a table file in `dir`, sorted.
+fn slices_with_files(dir: &Path) -> Vec<String> {
+    let mut slices: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".dkt"))
+        .map(|name| name.split('.').next().unwrap().to_string())
+        .collect();
+    slices.sort();
+    slices.dedup();
+    slices
+}
+
+#[test]
+fn a_slice_is_built_with_what_it_depends_on_and_nothing_else() {
+    let tmp = temp_dir("with-dependencies");
+    let (part, whole) = (tmp.path().join("part"), tmp.path().join("whole"));
+    let gen = |dir: &Path, extra: &[&str]| {
+        let mut args = vec!["gen", "--variant", "russian", "--pieces", "4", "--quiet"];
+        args.extend(["--dir", dir.to_str().unwrap()]);
+        args.extend(extra);
+        damka(&args, "")
+    };
+    let target = "1M1K-0M2K";
+    let first = gen(&part, &["--slice", target, "--with-dependencies"]);
+    assert!(first.ok, "{}", first.err);
+    let closure: Vec<String> = damka_core::closure(target.parse().unwrap())
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    let mut expected = closure.clone();
+    expected.sort();
+    let files = part.join("russian");
+    assert_eq!(slices_with_files(&files), expected);
+    // A strict part of the set, and the same bytes as the whole set's build.
+    assert!(gen(&whole, &[]).ok);
+    let all = slices_with_files(&whole.join("russian"));
+    assert!(expected.len() < all.len() && expected.iter().all(|s| all.contains(s)));
+    for entry in std::fs::read_dir(&files).unwrap() {
+        let path = entry.unwrap().path();
+        let same = whole.join("russian").join(path.file_name().unwrap());
+        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(same).unwrap());
+    }
+    // Run again, it finds every table of the closure and builds nothing.
+    let again = gen(&part, &["--slice", target, "--with-dependencies"]);
+    assert!(again.ok, "{}", again.err);
+    assert!(again.out.contains("total 0 groups"), "{}", again.out);
+    let present = format!("; {} slices already present", expected.len());
+    assert!(again.out.contains(&present), "{}", again.out);
+
+    let alone = gen(&part, &["--with-dependencies"]);
+    assert!(!alone.ok);
+    assert!(alone.err.contains("--slice"), "{}", alone.err);
+}

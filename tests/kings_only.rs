@@ -89,6 +89,7 @@ fn kings_only_groups_solve_like_the_general_solve() {
             root: dir.clone(),
             max_pieces: 5,
             only: Some(head),
+            with_dependencies: false,
             memory: None,
             progress: None,
         };

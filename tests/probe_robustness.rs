@@ -25,6 +25,7 @@ fn built(tag: &str, pieces: u32) -> TempDir {
         root: dir.path().to_path_buf(),
         max_pieces: pieces,
         only: None,
+        with_dependencies: false,
         memory: None,
         progress: None,
     };

@@ -9,7 +9,9 @@
 
 use crate::common;
 
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::process::Output;
 
 use damka_core::{Russian, Slice};
 use damka_formats::table::ValueKind;
@@ -497,4 +499,96 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
     );
     assert_eq!(ledger_groups(), all);
     assert!(!checkpoint.exists());
+}
+
+/// `scripts/rules-by-group.sh` with `ledger` and `rules_ledger` over `dir`.
+fn rules_by_group(dir: &Path, ledger: &Path, rules_ledger: &Path, rules: &str) -> Output {
+    std::process::Command::new("bash")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/rules-by-group.sh"
+        ))
+        .args(["russian", "3"])
+        .env("DIR", dir)
+        .env("LEDGER", ledger)
+        .env("RULES_LEDGER", rules_ledger)
+        .env("RULES", rules)
+        .env("DAMKA", env!("CARGO_BIN_EXE_damka"))
+        .output()
+        .unwrap()
+}
+
+/// The lines of a ledger, sorted.
+fn ledger_lines(ledger: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(ledger)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn rule_groups_are_built_and_verified_one_closure_at_a_time() {
+    let tmp = temp_dir("rules-by-group");
+    let dir = tmp.path().join("tables");
+    let (ledger, rules_ledger) = (tmp.path().join("game.tsv"), tmp.path().join("rules.tsv"));
+    // The ledger records every group as verified but `1M0K-1M1K`'s closure: no
+    // line for the target, lines with files of other bytes for its members.
+    let target: Slice = "1M0K-1M1K".parse().unwrap();
+    let closure = damka_core::closure(target);
+    let group = |s: Slice| s.name().min(s.mirror().name());
+    let mut fake = String::new();
+    for slice in damka_core::build_order::<Russian>(3) {
+        if slice == target || slice.name() != group(slice) {
+            continue;
+        }
+        let hash = if closure.contains(&slice) { "0" } else { "1" };
+        fake += &format!("{}\t10\t0\t{}\tabc\t2026\n", slice.name(), hash.repeat(64));
+    }
+    std::fs::write(&rules_ledger, &fake).unwrap();
+
+    let run = rules_by_group(&dir, &ledger, &rules_ledger, "russian");
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.contains("1M0K-1M1K: closure built in"), "{out}");
+    // Only the closure was built, and each of its groups verified, by the game
+    // ledger and by the rule ledger, with the hash of its files.
+    let mut built: Vec<Slice> = std::fs::read_dir(dir.join("russian"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".dkt"))
+        .map(|name| name.split('.').next().unwrap().parse().unwrap())
+        .collect();
+    built.sort();
+    built.dedup();
+    assert_eq!(built, closure);
+    let groups: BTreeSet<String> = closure.iter().map(|&s| group(s)).collect();
+    for lines in [ledger_lines(&ledger), ledger_lines(&rules_ledger)] {
+        for name in &groups {
+            let verified = |l: &&String| {
+                l.starts_with(&format!("{name}\t")) && l.split('\t').nth(2) == Some("0")
+            };
+            let real = lines
+                .iter()
+                .filter(verified)
+                .any(|l| !l.contains(&"0".repeat(64)));
+            assert!(real, "{name} not verified: {lines:?}");
+        }
+    }
+    // Run again, it builds and verifies nothing.
+    let before = (ledger_lines(&ledger), ledger_lines(&rules_ledger));
+    let again = rules_by_group(&dir, &ledger, &rules_ledger, "russian");
+    assert!(again.status.success());
+    assert!(!String::from_utf8_lossy(&again.stdout).contains("closure built"));
+    assert_eq!(before, (ledger_lines(&ledger), ledger_lines(&rules_ledger)));
+
+    let unset = rules_by_group(&dir, &ledger, &rules_ledger, "");
+    assert!(!unset.status.success());
+    assert!(String::from_utf8_lossy(&unset.stderr).contains("set RULES"));
 }

@@ -132,6 +132,27 @@ pub fn dependencies(slice: Slice) -> Vec<Slice> {
     out
 }
 
+/// `slice`, its mirror, and every slice either depends on, directly or through
+/// others ([`dependencies`]), with their mirrors (a solve group is built
+/// whole): all that must be built to build `slice`. Sorted.
+pub fn closure(slice: Slice) -> Vec<Slice> {
+    let mut out = vec![slice, slice.mirror()];
+    let mut next = 0;
+    while next < out.len() {
+        for dep in dependencies(out[next]) {
+            for member in [dep, dep.mirror()] {
+                if !out.contains(&member) {
+                    out.push(member);
+                }
+            }
+        }
+        next += 1;
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// What `damka slices` reports about one slice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SliceSummary {
@@ -237,6 +258,30 @@ mod tests {
         expected.sort();
         assert_eq!(dependencies(slice("1M1K-1M0K")), expected);
         assert_eq!(dependencies(slice("1M0K-1M1K")), expected);
+    }
+
+    #[test]
+    fn a_closure_holds_what_the_build_order_puts_first() {
+        assert_eq!(closure(slice("0M1K-0M1K")), vec![slice("0M1K-0M1K")]);
+        let expected = ["0M1K-0M1K", "0M1K-1M0K", "1M0K-0M1K", "1M0K-1M0K"];
+        let expected: Vec<Slice> = expected.iter().map(|n| slice(n)).collect();
+        assert_eq!(closure(slice("1M0K-1M0K")), expected);
+        // Every dependency of a member is a member, and every member but the
+        // slice and its mirror comes before them in the build order.
+        let order = build_order::<Russian>(5);
+        let at = |s: Slice| order.iter().position(|&o| o == s).unwrap();
+        let target = slice("2M1K-1M1K");
+        let members = closure(target);
+        assert!(members.contains(&target.mirror()));
+        for &member in &members {
+            assert!(dependencies(member).iter().all(|d| members.contains(d)));
+            if member != target && member != target.mirror() {
+                assert!(at(member) < at(target).min(at(target.mirror())), "{member}");
+            }
+        }
+        // Kings only: no promotion, so no five-piece slice with a man.
+        assert!(closure(slice("0M3K-0M2K")).iter().all(|s| s.men() == 0));
+        assert!(members.len() < order.len());
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub mod variant;
 pub mod walk;
 
 pub use color::Color;
-pub use enumerate::{build_order, dependencies, summaries, SliceSummary};
+pub use enumerate::{build_order, closure, dependencies, summaries, SliceSummary};
 pub use error::{FenError, IndexError, PositionError, SliceError};
 pub use fen::{parse_fen, to_fen};
 pub use index::SliceIndexer;

@@ -59,6 +59,7 @@ fn tables() -> tempfile::TempDir {
             root: dir.path().to_path_buf(),
             max_pieces: 3,
             only: None,
+            with_dependencies: false,
             memory: None,
             progress: None,
         },

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use damka_core::{build_order, dependencies, Slice, SliceIndexer, Variant};
+use damka_core::{build_order, closure, dependencies, Slice, SliceIndexer, Variant};
 use damka_probe::{PageBudget, ProbeError, Tablebase};
 
 use crate::budget::{
@@ -25,8 +25,13 @@ pub struct BuildOptions<'a> {
     pub root: PathBuf,
     /// Build every slice with at most this many pieces.
     pub max_pieces: u32,
-    /// Build only this slice (and its mirror); its dependencies must exist.
+    /// Build only this slice (and its mirror); its dependencies must exist,
+    /// unless `with_dependencies`.
     pub only: Option<Slice>,
+    /// With `only`, also build whatever of its closure is missing: every slice
+    /// it depends on, directly or through others ([`damka_core::closure`]), and
+    /// nothing else.
+    pub with_dependencies: bool,
     /// The memory ceiling in bytes (`None`: the memory available less a margin,
     /// [`crate::budget::default_budget`]). A group that does not fit solves with
     /// its sub-slices spilled to disk; one that does not fit even so is an error,
@@ -43,6 +48,7 @@ impl std::fmt::Debug for BuildOptions<'_> {
             .field("root", &self.root)
             .field("max_pieces", &self.max_pieces)
             .field("only", &self.only)
+            .field("with_dependencies", &self.with_dependencies)
             .field("memory", &self.memory)
             .field("progress", &self.progress.map(|_| "callback"))
             .finish()
@@ -129,26 +135,40 @@ pub(crate) fn groups(order: &[Slice]) -> Vec<Slice> {
     heads
 }
 
+/// The heads of the solve groups `options` asks for, in build order: every group
+/// up to its pieces, or the group of `options.only`, with its closure if
+/// `options.with_dependencies`.
+pub(crate) fn selected_groups<V: Variant>(
+    options: &BuildOptions<'_>,
+) -> Result<Vec<Slice>, GenError> {
+    let order = build_order::<V>(options.max_pieces);
+    let Some(slice) = options.only else {
+        return Ok(groups(&order));
+    };
+    if !order.contains(&slice) {
+        return Err(GenError::Usage(format!(
+            "{slice} is not a {} slice of at most {} pieces",
+            V::KIND,
+            options.max_pieces
+        )));
+    }
+    if !options.with_dependencies {
+        return Ok(vec![slice]);
+    }
+    let members = closure(slice);
+    let order: Vec<Slice> = order.into_iter().filter(|s| members.contains(s)).collect();
+    Ok(groups(&order))
+}
+
 /// Builds the tables `options` asks for, calling `on_group` as each solve group is
 /// written and reporting progress to `options.progress`.
 pub fn build<V: Variant>(
     options: &BuildOptions<'_>,
     on_group: &mut dyn FnMut(&BuiltGroup),
 ) -> Result<BuildReport, GenError> {
-    let order = build_order::<V>(options.max_pieces);
-    let heads = match options.only {
-        Some(slice) => {
-            if !order.contains(&slice) {
-                return Err(GenError::Usage(format!(
-                    "{slice} is not a {} slice of at most {} pieces",
-                    V::KIND,
-                    options.max_pieces
-                )));
-            }
-            vec![slice]
-        }
-        None => groups(&order),
-    };
+    let heads = selected_groups::<V>(options)?;
+    let slices_of = |head: &Slice| if head.is_self_mirror() { 1 } else { 2 };
+    let selected: usize = heads.iter().map(slices_of).sum();
     let tablebase = Tablebase::<V>::new(&options.root);
     let store = FileStore::new(tablebase.dir(), V::KIND)?;
     refuse_compact_set::<V>(&options.root)?;
@@ -156,16 +176,9 @@ pub fn build<V: Variant>(
         .into_iter()
         .filter(|&head| !(store.contains(head) && store.contains(head.mirror())))
         .collect();
-    let building: usize = todo
-        .iter()
-        .map(|head| if head.is_self_mirror() { 1 } else { 2 })
-        .sum();
+    let building: usize = todo.iter().map(slices_of).sum();
     let mut report = BuildReport {
-        skipped: if options.only.is_some() {
-            0
-        } else {
-            order.len() - building
-        },
+        skipped: selected - building,
         ..BuildReport::default()
     };
     let threads = rayon::current_num_threads();

@@ -13,13 +13,13 @@
 
 use std::time::Instant;
 
-use damka_core::{build_order, dependencies, Slice, Variant};
+use damka_core::{dependencies, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_probe::Tablebase;
 
 use crate::budget::group_need_general;
 use crate::build::{
-    build, group_positions, groups, Budget, BuildOptions, BuildReport, BuiltGroup, NeedOf,
+    build, group_positions, selected_groups, Budget, BuildOptions, BuildReport, BuiltGroup, NeedOf,
 };
 use crate::error::GenError;
 use crate::rules::group_slices;
@@ -35,10 +35,7 @@ pub fn build_mtc<V: Variant>(
     on_group: &mut dyn FnMut(&BuiltGroup),
 ) -> Result<BuildReport, GenError> {
     build::<V>(options, &mut |_| {})?;
-    let heads = match options.only {
-        Some(slice) => vec![slice],
-        None => groups(&build_order::<V>(options.max_pieces)),
-    };
+    let heads = selected_groups::<V>(options)?;
     let tablebase = Tablebase::<V>::new(&options.root);
     let store = FileStore::new(tablebase.dir(), V::KIND)?;
     let mut report = BuildReport::default();

@@ -20,7 +20,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use damka_core::{build_order, dependencies, to_fen, Slice, Variant};
+use damka_core::{dependencies, to_fen, Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::{Dtc, RuleWdl, Wdl};
 use damka_probe::ProbeError;
@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 use crate::budget::{mib, reads_dependency_dtc, rule_group_need, LAYER_CACHE_BYTES};
 use crate::build::{
-    build, ceiling, group_positions, groups, BuildOptions, BuildReport, BuiltGroup,
+    build, ceiling, group_positions, selected_groups, BuildOptions, BuildReport, BuiltGroup,
 };
 use crate::counted;
 use crate::dtc::Dependency;
@@ -160,10 +160,7 @@ fn pending<V: Variant>(
     options: &RuleBuildOptions<'_>,
 ) -> Result<(Vec<Pending>, usize), GenError> {
     let set = &options.set;
-    let heads = match options.tables.only {
-        Some(slice) => vec![slice],
-        None => groups(&build_order::<V>(options.tables.max_pieces)),
-    };
+    let heads = selected_groups::<V>(&options.tables)?;
     let (mut todo, mut skipped) = (Vec::new(), 0);
     for head in heads {
         let zeroing = rules.phase(head.material())?.zeroing(set);

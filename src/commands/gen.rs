@@ -29,9 +29,15 @@ pub struct GenArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Build only this slice and its mirror, e.g. `0M3K-0M1K`; its dependencies
-    /// must already be built.
+    /// must already be built, unless `--with-dependencies`.
     #[arg(long)]
     pub slice: Option<Slice>,
+    /// With `--slice`: also build whatever the slice depends on, directly or
+    /// through others, that is missing, and nothing else (with `--rules`, their
+    /// rule tables too). A short-lived machine reaches one group's rule tables
+    /// without building the whole set first.
+    #[arg(long, requires = "slice")]
+    pub with_dependencies: bool,
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
@@ -73,6 +79,7 @@ fn run_variant<V: Variant>(args: &GenArgs) -> anyhow::Result<ExitCode> {
         root: args.dir.clone(),
         max_pieces: args.pieces,
         only: args.slice,
+        with_dependencies: args.with_dependencies,
         memory: args.memory,
         progress: (!args.quiet).then_some(&draw as OnProgress<'_>),
     };

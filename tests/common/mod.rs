@@ -89,6 +89,7 @@ pub fn build_tables_by(builder: Builder, dir: &Path, pieces: u32, extra: &[&str]
         root: dir.to_path_buf(),
         max_pieces: pieces,
         only: None,
+        with_dependencies: false,
         memory: None,
         progress: None,
     };
@@ -98,6 +99,7 @@ pub fn build_tables_by(builder: Builder, dir: &Path, pieces: u32, extra: &[&str]
         let only = BuildOptions {
             max_pieces: slice.pieces(),
             only: Some(slice),
+            with_dependencies: false,
             ..options.clone()
         };
         builder(&only, &mut |_| {}).unwrap();
@@ -113,6 +115,7 @@ pub fn build_rule_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str], se
         root: dir.to_path_buf(),
         max_pieces: pieces,
         only: None,
+        with_dependencies: false,
         memory: None,
         progress: None,
     };
@@ -127,6 +130,7 @@ pub fn build_rule_tables<V: Variant>(dir: &Path, pieces: u32, extra: &[&str], se
             tables: BuildOptions {
                 max_pieces: slice.pieces(),
                 only: Some(slice),
+                with_dependencies: false,
                 ..tables.clone()
             },
             set: options.set.clone(),

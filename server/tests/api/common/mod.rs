@@ -42,6 +42,7 @@ fn build(root: &Path) {
         root: root.to_path_buf(),
         max_pieces: 3,
         only: None,
+        with_dependencies: false,
         memory: None,
         progress: None,
     };
@@ -56,6 +57,7 @@ fn build(root: &Path) {
         tables: BuildOptions {
             max_pieces: 4,
             only: Some(slice),
+            with_dependencies: false,
             ..tables
         },
         set,
