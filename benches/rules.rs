@@ -27,6 +27,11 @@
 //! each benchmark probes each of its positions once and prints how many answers
 //! were *unknown*.
 //!
+//! `DAMKA_BENCH_SLICES` (a comma-separated list of slice names, for example
+//! `0M2K-1M3K,1M3K-0M2K`) draws the positions from those slices only: the rows
+//! of a set whose rule tables exist for some materials of the piece count and
+//! not yet for others. A name that is no slice of the piece count is an error.
+//!
 //! `DAMKA_BENCH_CACHE_MIB` sets the block cache (default: the probe's,
 //! `DEFAULT_CACHE_BYTES`). Above 4 Russian pieces the blocks that 2,048 positions
 //! and their successors read outgrow the default, and the queries then time block
@@ -45,7 +50,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use damka_core::{build_order, International, Position, Russian, SliceIndexer, Variant};
+use damka_core::{build_order, International, Position, Russian, Slice, SliceIndexer, Variant};
 use damka_gen::{build_rules, BuildOptions, RuleBuildOptions};
 use damka_probe::limits::{presets, Counters, RuleSet, RuleTablebase};
 use damka_probe::DEFAULT_CACHE_BYTES;
@@ -83,11 +88,35 @@ fn tables<V: Variant>(set: &RuleSet) -> (PathBuf, bool) {
     (dir, true)
 }
 
-/// Random legal positions of the slices of [`pieces`] pieces, either side to move.
-fn positions<V: Variant>() -> Vec<Position<V>> {
-    let indexers: Vec<SliceIndexer<V>> = build_order::<V>(pieces())
+/// The slices of [`pieces`] pieces that positions are drawn from: those named
+/// by `$DAMKA_BENCH_SLICES`, or all of them.
+fn drawn_slices<V: Variant>() -> Vec<Slice> {
+    let all: Vec<Slice> = build_order::<V>(pieces())
         .into_iter()
         .filter(|s| s.pieces() == pieces())
+        .collect();
+    let Ok(names) = std::env::var("DAMKA_BENCH_SLICES") else {
+        return all;
+    };
+    names
+        .split(',')
+        .map(|name| match name.trim().parse::<Slice>() {
+            Ok(slice) if all.contains(&slice) => slice,
+            _ => {
+                eprintln!(
+                    "DAMKA_BENCH_SLICES: {name} is no slice of {} pieces",
+                    pieces()
+                );
+                std::process::exit(2);
+            }
+        })
+        .collect()
+}
+
+/// Random legal positions of the slices of [`drawn_slices`], either side to move.
+fn positions<V: Variant>() -> Vec<Position<V>> {
+    let indexers: Vec<SliceIndexer<V>> = drawn_slices::<V>()
+        .into_iter()
         .map(|s| SliceIndexer::new(s).unwrap())
         .collect();
     let mut state = 0x2545_F491_4F6C_DD1Du64;
