@@ -45,6 +45,7 @@ use crate::dtc::Conversion;
 use crate::error::GenError;
 use crate::exits::ExitCache;
 use crate::solve::{back, Group, Metric, Unit};
+use crate::spare::Spare;
 use crate::store::{compressed_values_block, FileStore, ValueSource};
 use crate::values::SlotValues;
 
@@ -142,7 +143,7 @@ pub(crate) fn phase_values<V: Variant>(
             cache_bytes,
             fresh: &fresh,
             blocks: &blocks,
-            spare_rows: Mutex::default(),
+            spare_rows: Spare::default(),
         };
         group
             .units(sub.key)
@@ -362,7 +363,7 @@ struct Layers<'a, V: Variant> {
     /// reuse. They are a unit's largest arrays, and a fresh one per unit was paid
     /// in page faults and the kernel's clearing of new pages: a third of an
     /// International `fmjd` rule build's time in a profile (session 42).
-    spare_rows: Mutex<Vec<Vec<u16>>>,
+    spare_rows: Spare<Vec<u16>>,
 }
 
 impl<V: Variant> Layers<'_, V> {
@@ -387,12 +388,7 @@ impl<V: Variant> Layers<'_, V> {
         let mut layer = vec![Dtc::DRAW; n];
         let ranks = self.group.unit_ranks(unit);
         // The unit's entries of the counted tables: `D(p, c)` at `local * layers + c`.
-        let spare = self
-            .spare_rows
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .pop();
-        let mut rows = spare.unwrap_or_default();
+        let mut rows = self.spare_rows.take().unwrap_or_default();
         rows.clear();
         rows.resize(n * layers, 0);
         // Per chunk of positions, what their moves give in every layer, made in the
@@ -495,10 +491,7 @@ impl<V: Variant> Layers<'_, V> {
             let entries = &rows[block * k * layers..(block + 1) * k * layers];
             self.blocks[slot].put(first * layers, entries)?;
         }
-        self.spare_rows
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(rows);
+        self.spare_rows.keep(rows);
         Ok(())
     }
 

@@ -21,6 +21,7 @@ mod rule_reads;
 pub mod rules;
 mod scratch;
 pub mod solve;
+mod spare;
 mod spill;
 pub mod store;
 mod streamed;

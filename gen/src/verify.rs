@@ -18,7 +18,7 @@
 //! search of the side without the file).
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use damka_core::{apply, dependencies, generate};
 use damka_core::{Position, Slice, SliceIndexer, Variant};
@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use crate::checkpoint::{slice_checkpoint, Checkpoint, SliceCheckpoint};
 use crate::error::GenError;
 use crate::progress::{send, OnProgress, Progress};
+use crate::spare::Spare;
 
 /// A position whose stored value is not the one its successors give.
 #[derive(Debug, Clone)]
@@ -395,30 +396,6 @@ pub(crate) fn check_chunks<S: Send>(
     }
     send(progress, Progress::GroupFinished { slice });
     Ok(checked)
-}
-
-/// Scratch no chunk is using, kept for the next one.
-struct Spare<S>(Mutex<Vec<S>>);
-
-impl<S> Default for Spare<S> {
-    fn default() -> Self {
-        Spare(Mutex::new(Vec::new()))
-    }
-}
-
-impl<S> Spare<S> {
-    /// Scratch a finished chunk left, if any.
-    fn take(&self) -> Option<S> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).pop()
-    }
-
-    /// Keeps `scratch` for a later chunk.
-    fn keep(&self, scratch: S) {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(scratch);
-    }
 }
 
 impl VerifyReport {
