@@ -34,6 +34,10 @@
 # CHECKPOINTS (default DIR/verify-checkpoints), so a check stopped part-way (a
 # kill, the end of a session) resumes where it stopped the next time the script
 # runs; the checkpoint is removed once the group's ledger line is written.
+# A checkpoint names the tables by their content, so one copied to another
+# machine that rebuilt the same bytes resumes there: for a run that outlives
+# its machine, point CHECKPOINTS into the clone (docs/verify/checkpoints) and
+# commit what it holds.
 #
 # A check killed by a signal (the kernel's out-of-memory killer beside a
 # build, say) is tried again from its checkpoint, up to KILL_RETRIES (default

@@ -449,6 +449,30 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
     );
     assert_eq!(number_after(&again.out, "tables, "), total);
 
+    // The same bytes elsewhere, as another machine rebuilds them (another
+    // directory, other modification times), are the same tables: every round
+    // is resumed there too.
+    let elsewhere = temp_dir("cli-checkpoint-elsewhere");
+    std::fs::create_dir(elsewhere.path().join("russian")).unwrap();
+    for entry in std::fs::read_dir(dir.join("russian")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(
+            entry.path(),
+            elsewhere.path().join("russian").join(entry.file_name()),
+        )
+        .unwrap();
+    }
+    let e = elsewhere.path().to_str().unwrap();
+    let args = ["verify", "--variant", "russian", "--quiet", "--dir", e];
+    let moved = damka(&[&args[..], &["--checkpoint", &c]].concat(), "");
+    assert!(moved.ok, "{}", moved.err);
+    assert_eq!(
+        number_after(&moved.out, "resumed: "),
+        total,
+        "{}",
+        moved.out
+    );
+
     // Stopped part-way: five rounds on disk and the next cut short.
     let kept = &recorded[..6];
     std::fs::write(&file, format!("{}\nround 12", kept.join("\n"))).unwrap();
@@ -497,8 +521,8 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
         recounted.out
     );
 
-    // A byte flipped in a block leaves the header as it was, but the file was
-    // written again: its group is read again, and the damage found.
+    // A byte flipped in a block leaves the header as it was, but not the
+    // content: its group is read again, and the damage found.
     let other = table(&dir, "0M2K-0M1K", "dtw");
     let mut bytes = std::fs::read(&other).unwrap();
     bytes[HEADER_LEN + 2] ^= 0x40;

@@ -12,10 +12,12 @@
 //!
 //! "The same check of the same bytes" is a key: the hash of what is checked
 //! (`dtw`, `mtc`, `compact` or `rules:SET`), the slice, its size, the round
-//! size, and the name, length, modification time and whole-file checksum (from
-//! the header) of every table file of the slice, its mirror and their
-//! dependencies that the check reads. A rebuilt or replaced table gives another
-//! key, and its slice is checked from the start.
+//! size, and the name, length and XXH3 of the whole content of every table
+//! file of the slice, its mirror and their dependencies that the check reads.
+//! A changed or replaced table gives another key, and its slice is checked from
+//! the start; a table rebuilt byte for byte, on this machine or another, gives
+//! the same key, so a checkpoint carried to a machine that rebuilt the same
+//! tables resumes there (`scripts/verify-groups.sh`, `CHECKPOINTS`).
 //!
 //! The file is text: a first line `damka verify checkpoint 1`, then one line per
 //! round, `round KEY SLICE ROUND POSITIONS MISMATCHES`. A line cut short by a
@@ -26,10 +28,11 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
 
 use damka_core::{dependencies, Slice};
-use damka_formats::table::{hash, TableHeader, HEADER_LEN};
+use damka_formats::table::{hash, Hasher};
 
 use crate::error::GenError;
 
@@ -50,6 +53,10 @@ pub struct Checkpoint {
     done: HashMap<(u64, u64), (u64, u64)>,
     file: Mutex<File>,
     round_positions: u64,
+    /// The facts of the table files already read, by path, length and
+    /// modification time: a slice and its mirror, and the slices of a set,
+    /// share most of the files they read, and each is hashed once.
+    facts: Mutex<HashMap<(PathBuf, u64, SystemTime), String>>,
 }
 
 /// The checkpoint of one slice's check: which of its rounds are recorded.
@@ -114,6 +121,7 @@ impl Checkpoint {
             done,
             file: Mutex::new(file),
             round_positions: ROUND_POSITIONS,
+            facts: Mutex::default(),
         })
     }
 
@@ -144,7 +152,7 @@ impl Checkpoint {
         let round_positions = self.round_positions;
         let described = format!(
             "{scope} {slice} {size} {round_positions}\n{}\n",
-            files_read(dir, slice, extra)?
+            self.files_read(dir, slice, extra)?
         );
         Ok(SliceCheckpoint {
             checkpoint: self,
@@ -152,6 +160,65 @@ impl Checkpoint {
             slice,
             round_positions,
         })
+    }
+
+    /// One line per table file a check of `slice` reads (the WDL and DTW
+    /// files, and those whose name goes on with `extra`, of the slice, its
+    /// mirror and their dependencies): name, length and content hash, sorted by
+    /// name.
+    fn files_read(
+        &self,
+        dir: &Path,
+        slice: Slice,
+        extra: Option<&str>,
+    ) -> Result<String, GenError> {
+        let mut slices = dependencies(slice);
+        slices.extend([slice, slice.mirror()]);
+        let names: Vec<String> = slices.iter().map(|s| format!("{s}.")).collect();
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            GenError::Usage(format!(
+                "cannot read table directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        let mut lines = Vec::new();
+        for entry in entries.flatten() {
+            let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+                continue;
+            };
+            let read = names.iter().any(|prefix| {
+                name.strip_prefix(prefix.as_str()).is_some_and(|rest| {
+                    rest == "wdl.dkt"
+                        || rest == "dtw.dkt"
+                        || extra.is_some_and(|e| rest.starts_with(e))
+                })
+            });
+            if read {
+                lines.push(format!("{name} {}", self.file_facts(&entry.path())));
+            }
+        }
+        lines.sort();
+        Ok(lines.join("\n"))
+    }
+
+    /// A table file's length and the XXH3 of its whole content, or what stops
+    /// them being read (the check itself then reports the file). Hashing every
+    /// byte costs one more read of files the check reads anyway, and makes the
+    /// key the same wherever the same bytes were built.
+    fn file_facts(&self, path: &Path) -> String {
+        let modified = std::fs::metadata(path).and_then(|m| Ok((m.len(), m.modified()?)));
+        let (len, modified) = match modified {
+            Ok(seen) => seen,
+            Err(e) => return format!("unreadable: {e}"),
+        };
+        let mut facts = self.facts.lock().unwrap_or_else(PoisonError::into_inner);
+        facts
+            .entry((path.to_path_buf(), len, modified))
+            .or_insert_with(|| match content_hash(path) {
+                Ok(hash) => format!("{len} {hash:016x}"),
+                Err(e) => format!("unreadable: {e}"),
+            })
+            .clone()
     }
 }
 
@@ -218,57 +285,16 @@ fn parse_round(line: &str) -> Option<(u64, u64, (u64, u64))> {
     ))
 }
 
-/// One line per table file a check of `slice` reads (the WDL and DTW files,
-/// and those whose name goes on with `extra`, of the slice, its mirror and
-/// their dependencies): name, length and whole-file checksum, sorted by name.
-fn files_read(dir: &Path, slice: Slice, extra: Option<&str>) -> Result<String, GenError> {
-    let mut slices = dependencies(slice);
-    slices.extend([slice, slice.mirror()]);
-    let names: Vec<String> = slices.iter().map(|s| format!("{s}.")).collect();
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        GenError::Usage(format!(
-            "cannot read table directory {}: {e}",
-            dir.display()
-        ))
-    })?;
-    let mut lines = Vec::new();
-    for entry in entries.flatten() {
-        let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
-            continue;
-        };
-        let read = names.iter().any(|prefix| {
-            name.strip_prefix(prefix.as_str()).is_some_and(|rest| {
-                rest == "wdl.dkt" || rest == "dtw.dkt" || extra.is_some_and(|e| rest.starts_with(e))
-            })
-        });
-        if read {
-            lines.push(format!("{name} {}", file_facts(&entry.path())));
+/// The XXH3 of the whole content of the file at `path`, read in pieces.
+fn content_hash(path: &Path) -> std::io::Result<u64> {
+    let mut file = File::open(path)?;
+    let mut hasher = Hasher::default();
+    let mut buffer = vec![0; 1 << 20];
+    loop {
+        match file.read(&mut buffer)? {
+            0 => return Ok(hasher.finish()),
+            n => hasher.update(&buffer[..n]),
         }
-    }
-    lines.sort();
-    Ok(lines.join("\n"))
-}
-
-/// A table file's length, modification time and the whole-file checksum its
-/// header records, or what stops them being read (the check itself then
-/// reports the file). The time makes a file written again another file, even
-/// where its header was kept (a table's blocks are not hashed here: that would
-/// read every dependency whole for each slice).
-fn file_facts(path: &Path) -> String {
-    let read = || -> std::io::Result<(u64, u128, [u8; HEADER_LEN])> {
-        let mut file = File::open(path)?;
-        let metadata = file.metadata()?;
-        let since = metadata.modified()?.duration_since(std::time::UNIX_EPOCH);
-        let mut header = [0; HEADER_LEN];
-        file.read_exact(&mut header)?;
-        Ok((metadata.len(), since.map_or(0, |d| d.as_nanos()), header))
-    };
-    match read() {
-        Ok((len, time, header)) => match TableHeader::decode(&header) {
-            Ok(header) => format!("{len} {time} {:016x}", header.file_hash),
-            Err(e) => format!("{len} {time} bad header: {e}"),
-        },
-        Err(e) => format!("unreadable: {e}"),
     }
 }
 
