@@ -17,6 +17,13 @@
 #     RULES=fmjd RULES_LEDGER=docs/verify/international-fmjd.tsv \
 #     bash scripts/rules-by-group.sh international 6
 #
+# With STATS=FILE.json, after each group it also counts the rule tables at
+# hand into FILE (`damka stats --rules SET --format json --reuse FILE`): a
+# slice FILE already has with the same checksum is not counted again, and the
+# slices of groups verified on earlier machines are carried over, so FILE
+# grows into the statistics of the whole set (render it with `damka stats
+# --rules SET --reuse FILE --out REPORT.md`).
+#
 # RULES (required: a preset or a TOML file), RULES_NAME, DIR, MEMORY,
 # VERIFY_MEMORY, LEDGER and RULES_LEDGER mean what they mean for
 # scripts/long-run.sh; DAMKA chooses the binary (default: this checkout's
@@ -64,5 +71,12 @@ for slice in $("$DAMKA" slices --variant "$variant" --pieces "$pieces" \
     RULES="$rules" RULES_NAME="$name" bash scripts/verify-groups.sh "$variant" "$dir" "$rules_ledger" \
         | sed "s/^/$name: /"
     echo "$group: closure built in $((built - start)) s, checked in $(($(date +%s) - built)) s"
+    if [ -n "${STATS:-}" ]; then
+        earlier=()
+        [ -f "$STATS" ] && earlier=(--reuse "$STATS")
+        "$DAMKA" stats --variant "$variant" --dir "$dir" --pieces "$pieces" --rules "$rules" \
+            --format json "${earlier[@]}" --out "$STATS" 2> /dev/null
+        echo "$group: rule statistics counted into $STATS"
+    fi
 done
 echo "every group of $variant up to $pieces pieces has its $name rule tables verified in $rules_ledger"

@@ -513,6 +513,7 @@ fn rules_by_group(dir: &Path, ledger: &Path, rules_ledger: &Path, rules: &str) -
         .env("LEDGER", ledger)
         .env("RULES_LEDGER", rules_ledger)
         .env("RULES", rules)
+        .env("STATS", dir.with_file_name("stats.json"))
         .env("DAMKA", env!("CARGO_BIN_EXE_damka"))
         .output()
         .unwrap()
@@ -581,6 +582,20 @@ fn rule_groups_are_built_and_verified_one_closure_at_a_time() {
             assert!(real, "{name} not verified: {lines:?}");
         }
     }
+    // The rule statistics of every slice built were counted, none carried.
+    let stats = std::fs::read_to_string(tmp.path().join("stats.json")).unwrap();
+    let stats: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let counted: Vec<Slice> = stats["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["slice"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(
+        BTreeSet::from_iter(counted),
+        BTreeSet::from_iter(closure.clone())
+    );
+    assert_eq!(stats["carried"], serde_json::json!([]));
     // Run again, it builds and verifies nothing.
     let before = (ledger_lines(&ledger), ledger_lines(&rules_ledger));
     let again = rules_by_group(&dir, &ledger, &rules_ledger, "russian");

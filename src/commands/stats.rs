@@ -7,7 +7,7 @@ use anyhow::Context;
 use damka_core::{International, Russian, Variant, VariantKind};
 use damka_probe::limits::RuleSet;
 use damka_stats::report::{render, Format};
-use damka_stats::rule_stats::{render_rule_stats, rule_stats};
+use damka_stats::rule_stats::{render_rule_stats, rule_stats, RuleStatsReport};
 use damka_stats::stats::{metric_stats_reusing, StatsReport};
 
 use super::Metric;
@@ -56,11 +56,15 @@ pub struct StatsArgs {
     /// default): distances to win from the DTW tables.
     #[arg(long, value_enum, default_value = "dtw", conflicts_with = "rules")]
     pub metric: Metric,
-    /// An earlier JSON report of the same variant and metric (`--format json`):
-    /// a slice whose table file still has the checksum it names is not counted
-    /// again, its figures are taken from there. Lets a report of a set grow
-    /// while the set is being built, or be rendered again in another format.
-    #[arg(long, conflicts_with = "rules")]
+    /// An earlier JSON report of the same variant and metric, or rule set
+    /// (`--format json`): a slice whose table file still has the checksum it
+    /// names is not counted again, its figures are taken from there. Lets a
+    /// report of a set grow while the set is being built, or be rendered again
+    /// in another format. With `--rules`, a slice the earlier report has whose
+    /// RWDL file is not in the directory is carried over as counted there, so
+    /// a report grows group by group on machines that keep only some groups;
+    /// the report says how many slices were carried.
+    #[arg(long)]
     pub reuse: Option<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long)]
@@ -84,7 +88,7 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         Metric::Dtw => damka_stats::stats::Metric::Dtw,
         Metric::Mtc => damka_stats::stats::Metric::Mtc,
     };
-    let earlier = args.reuse.as_deref().map(read_report).transpose()?;
+    let earlier: Option<StatsReport> = args.reuse.as_deref().map(read_report).transpose()?;
     let report =
         metric_stats_reusing::<V>(&args.dir, args.pieces, metric, earlier.as_ref(), |slice| {
             eprintln!("stats: {slice}");
@@ -100,8 +104,9 @@ fn run_variant<V: Variant>(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// An earlier report, written by `damka stats --format json`.
-fn read_report(path: &Path) -> anyhow::Result<StatsReport> {
+/// An earlier report, written by `damka stats --format json` (with `--rules`
+/// for a [`RuleStatsReport`]).
+fn read_report<R: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<R> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the earlier report {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| {
@@ -146,7 +151,8 @@ fn write_out(args: &StatsArgs, text: &str) -> anyhow::Result<()> {
 /// `damka stats --rules`: the five-valued counts under a rule set.
 fn run_rules<V: Variant>(args: &StatsArgs, spec: &str) -> anyhow::Result<ExitCode> {
     let set = RuleSet::load_for(spec, V::KIND)?;
-    let report = rule_stats::<V>(&args.dir, set, args.pieces, |slice| {
+    let earlier: Option<RuleStatsReport> = args.reuse.as_deref().map(read_report).transpose()?;
+    let report = rule_stats::<V>(&args.dir, set, args.pieces, earlier.as_ref(), |slice| {
         eprintln!("stats: {slice}");
     })?;
     write_out(

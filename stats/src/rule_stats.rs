@@ -1,6 +1,12 @@
 //! Endgame statistics under a rule set, from the RWDL tables: per slice and per
 //! piece count, how many positions are wins, cursed wins (theoretical wins the
 //! rules draw), draws, blessed losses and losses, with fresh counters.
+//!
+//! A report can grow across machines: given an earlier report, a slice whose
+//! RWDL file still has the checksum the report names is taken from it, and a
+//! slice the report has but the directory does not is *carried*, as counted
+//! where its file was. A set built group by group on machines that keep only
+//! the groups at hand (`scripts/rules-by-group.sh`) is published this way.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -9,7 +15,7 @@ use damka_core::{Slice, Variant};
 use damka_formats::table::ValueKind;
 use damka_formats::RuleWdl;
 use damka_probe::{limits::RuleSet, limits::RuleTablebase};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::StatsError;
 use crate::report::Format;
@@ -17,7 +23,7 @@ use crate::stats::checksum_of;
 use crate::tables::tables_in;
 
 /// The five counts of a set of positions.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleCounts {
     /// Positions.
     pub positions: u64,
@@ -56,7 +62,7 @@ impl RuleCounts {
 }
 
 /// The rule statistics of one slice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RuleSliceStats {
     /// The slice's name.
     pub slice: String,
@@ -70,7 +76,7 @@ pub struct RuleSliceStats {
 }
 
 /// The rule statistics of one piece count.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RulePieceStats {
     /// The number of pieces.
     pub pieces: u32,
@@ -82,7 +88,7 @@ pub struct RulePieceStats {
 }
 
 /// A whole rule statistics report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RuleStatsReport {
     /// The Damka version that computed it.
     pub damka_version: String,
@@ -96,76 +102,133 @@ pub struct RuleStatsReport {
     pub slices: Vec<RuleSliceStats>,
     /// Per piece count.
     pub totals: Vec<RulePieceStats>,
+    /// The slices taken from an earlier report whose RWDL files were not in
+    /// the directory: counted on another machine.
+    #[serde(default)]
+    pub carried: Vec<String>,
 }
 
 /// Counts the RWDL tables of `set` for every slice of variant `V` under `root`
-/// with at most `max_pieces` pieces.
+/// with at most `max_pieces` pieces that has one, taking from `earlier` (a
+/// report of the same variant and rule set) every slice whose file still has
+/// the checksum it names, and carrying over those of its slices whose files
+/// are not under `root`.
 pub fn rule_stats<V: Variant>(
     root: &Path,
     set: RuleSet,
     max_pieces: Option<u32>,
+    earlier: Option<&RuleStatsReport>,
     mut progress: impl FnMut(Slice),
 ) -> Result<RuleStatsReport, StatsError> {
     let name = set.name.clone();
-    let fingerprint = set.fingerprint();
+    let fingerprint = format!("{:016x}", set.fingerprint());
+    if let Some(e) = earlier {
+        if e.variant != V::KIND.name() || e.rules != name || e.fingerprint != fingerprint {
+            return Err(StatsError::Usage(format!(
+                "the earlier report is of {} under `{}` (fingerprint {}), not {} under `{name}` (fingerprint {fingerprint})",
+                e.variant,
+                e.rules,
+                e.fingerprint,
+                V::KIND.name()
+            )));
+        }
+    }
     let tables = RuleTablebase::<V>::new(root, set);
     let dir = tables.tablebase().dir().to_path_buf();
-    let slices: Vec<Slice> = if dir.is_dir() {
+    let wanted = |s: &Slice| max_pieces.is_none_or(|m| s.pieces() <= m);
+    let here: Vec<Slice> = if dir.is_dir() {
         tables_in(&dir)?
             .into_iter()
-            .filter(|s| max_pieces.is_none_or(|m| s.pieces() <= m))
+            .filter(|s| wanted(s) && tables.path(*s, ValueKind::RuleWdl).is_file())
             .collect()
     } else {
         Vec::new()
     };
-    if slices.is_empty() {
+    let before = earlier.map_or(&[][..], |e| e.slices.as_slice());
+    let mut carried = Vec::new();
+    for known in before {
+        let slice: Slice = known.slice.parse().map_err(|_| {
+            StatsError::Usage(format!(
+                "the earlier report names `{}`, which is not a slice",
+                known.slice
+            ))
+        })?;
+        if wanted(&slice) && !here.contains(&slice) {
+            carried.push((slice, known.clone()));
+        }
+    }
+    if here.is_empty() && carried.is_empty() {
         return Err(StatsError::Usage(format!(
             "no {} tables in {} (build them with `damka gen --rules {name}`)",
             V::KIND,
             dir.display()
         )));
     }
+    let mut slices = Vec::new();
+    for slice in here {
+        progress(slice);
+        let checksum = checksum_of(&tables.path(slice, ValueKind::RuleWdl))?;
+        let name = slice.name();
+        let stats = match before
+            .iter()
+            .find(|s| s.slice == name && s.checksum == checksum)
+        {
+            Some(known) => known.clone(),
+            None => RuleSliceStats {
+                slice: name,
+                pieces: slice.pieces(),
+                counts: count_slice(&tables, slice)?,
+                checksum,
+            },
+        };
+        slices.push((slice, stats));
+    }
+    let carried_names = carried.iter().map(|(_, s)| s.slice.clone()).collect();
+    slices.extend(carried);
+    slices.sort_by_key(|(s, _)| (s.pieces(), s.men(), *s));
     let mut report = RuleStatsReport {
         damka_version: env!("CARGO_PKG_VERSION").to_string(),
         variant: V::KIND.name().to_string(),
         rules: name,
-        fingerprint: format!("{fingerprint:016x}"),
+        fingerprint,
         slices: Vec::new(),
         totals: Vec::new(),
+        carried: carried_names,
     };
-    for slice in slices {
-        progress(slice);
-        // Decoded one slice at a time and dropped: the set's RWDL tables together
-        // take a byte per position (36.8 GB for Russian up to 7 pieces).
-        let table = tables.decoded_table(slice, ValueKind::RuleWdl)?;
-        let mut tally = [0u64; 5];
-        for code in table.raw_values() {
-            tally[usize::from(code.min(4))] += 1;
-        }
-        let mut counts = RuleCounts::default();
-        for value in RuleWdl::ALL {
-            counts.add(value, tally[value.code() as usize]);
-        }
-        let checksum = checksum_of(&tables.path(slice, ValueKind::RuleWdl))?;
+    for (_, stats) in slices {
         match report.totals.last_mut() {
-            Some(total) if total.pieces == slice.pieces() => {
+            Some(total) if total.pieces == stats.pieces => {
                 total.slices += 1;
-                total.counts.merge(&counts);
+                total.counts.merge(&stats.counts);
             }
             _ => report.totals.push(RulePieceStats {
-                pieces: slice.pieces(),
+                pieces: stats.pieces,
                 slices: 1,
-                counts: counts.clone(),
+                counts: stats.counts.clone(),
             }),
         }
-        report.slices.push(RuleSliceStats {
-            slice: slice.name(),
-            pieces: slice.pieces(),
-            counts,
-            checksum,
-        });
+        report.slices.push(stats);
     }
     Ok(report)
+}
+
+/// The five counts of the RWDL table of `slice`.
+fn count_slice<V: Variant>(
+    tables: &RuleTablebase<V>,
+    slice: Slice,
+) -> Result<RuleCounts, StatsError> {
+    // Decoded one slice at a time and dropped: the set's RWDL tables together
+    // take a byte per position (36.8 GB for Russian up to 7 pieces).
+    let table = tables.decoded_table(slice, ValueKind::RuleWdl)?;
+    let mut tally = [0u64; 5];
+    for code in table.raw_values() {
+        tally[usize::from(code.min(4))] += 1;
+    }
+    let mut counts = RuleCounts::default();
+    for value in RuleWdl::ALL {
+        counts.add(value, tally[value.code() as usize]);
+    }
+    Ok(counts)
 }
 
 /// The share of theoretical wins that the rules draw, in per cent.
@@ -234,6 +297,13 @@ pub fn render_rule_stats(report: &RuleStatsReport, format: Format, command: &str
                 "- Values with fresh counters, for the side to move of each slice (White); rule set fingerprint `{}`.",
                 report.fingerprint
             );
+            if !report.carried.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "- {} of the slices were carried from an earlier report: counted on other machines, from the RWDL files whose XXH3 the last column gives.",
+                    report.carried.len()
+                );
+            }
             let _ = writeln!(out, "- Cursed win: a theoretical win the rules draw; blessed loss: a theoretical loss the rules draw.\n");
             let head = "| positions | wins | cursed wins | draws | blessed losses | losses | cursed % of wins |";
             let rule = "|---:|---:|---:|---:|---:|---:|---:|";
