@@ -425,10 +425,11 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
     let d = dir.to_str().unwrap().to_string();
     let file = dir.join("verify.checkpoint");
     let c = file.to_str().unwrap().to_string();
-    let verify = || {
-        let args = ["verify", "--variant", "russian", "--quiet", "--dir", &d];
+    let verify_in = |d: &str| {
+        let args = ["verify", "--variant", "russian", "--quiet", "--dir", d];
         damka(&[&args[..], &["--checkpoint", &c]].concat(), "")
     };
+    let verify = || verify_in(&d);
     let first = verify();
     assert!(first.ok, "{}", first.err);
     assert!(!first.out.contains("resumed"), "{}", first.out);
@@ -439,15 +440,12 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
     assert_eq!(recorded.len(), 1 + 16, "one round a slice: {recorded:?}");
 
     // Run again: every position comes from the checkpoint.
-    let again = verify();
-    assert!(again.ok, "{}", again.err);
-    assert_eq!(
-        number_after(&again.out, "resumed: "),
-        total,
-        "{}",
-        again.out
-    );
-    assert_eq!(number_after(&again.out, "tables, "), total);
+    let all_resumed = |run: Run| {
+        assert!(run.ok, "{}", run.err);
+        assert_eq!(number_after(&run.out, "resumed: "), total, "{}", run.out);
+        assert_eq!(number_after(&run.out, "tables, "), total);
+    };
+    all_resumed(verify());
 
     // The same bytes elsewhere, as another machine rebuilds them (another
     // directory, other modification times), are the same tables: every round
@@ -462,16 +460,7 @@ fn a_verification_resumes_from_its_checkpoint_for_the_same_tables_only() {
         )
         .unwrap();
     }
-    let e = elsewhere.path().to_str().unwrap();
-    let args = ["verify", "--variant", "russian", "--quiet", "--dir", e];
-    let moved = damka(&[&args[..], &["--checkpoint", &c]].concat(), "");
-    assert!(moved.ok, "{}", moved.err);
-    assert_eq!(
-        number_after(&moved.out, "resumed: "),
-        total,
-        "{}",
-        moved.out
-    );
+    all_resumed(verify_in(elsewhere.path().to_str().unwrap()));
 
     // Stopped part-way: five rounds on disk and the next cut short.
     let kept = &recorded[..6];
