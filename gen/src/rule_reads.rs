@@ -185,17 +185,22 @@ impl Window {
     }
 
     /// Asks for the entries at offset `local` ahead of their reads (see
-    /// [`damka_core::prefetch`]): the first and last line of its counted states,
-    /// its DTC and RWDL entries.
+    /// [`damka_core::prefetch`]): every line of its counted states (one every
+    /// 32 states, which are 64 bytes apart, and the last), its DTC and RWDL
+    /// entries, and its DTZ entry where the material has one.
     #[inline]
     fn prefetch(&self, local: usize) {
         use damka_core::prefetch::prefetch;
-        if let [first, .., last] = self.states(local) {
-            prefetch(first);
+        let states = self.states(local);
+        states.iter().step_by(32).for_each(prefetch);
+        if let Some(last) = states.last() {
             prefetch(last);
         }
         prefetch(&self.dtc[local]);
         prefetch(&self.rwdl[local]);
+        if let Some(dtz) = self.dtz.get(local) {
+            prefetch(dtz);
+        }
     }
 
     /// Every stored counted state at offset `local`.

@@ -174,6 +174,19 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         Ok(())
     }
 
+    /// Asks for the layer-0 states that the moves `moves` reach ahead of their
+    /// reads in [`CountedChecker::check`]. Layer 0 is read at random: asked for
+    /// as soon as the moves are known, before the position's other checks, its
+    /// misses overlap each other and that work.
+    pub(crate) fn prefetch(&self, moves: &[Successor<V>]) {
+        let k = u64::from(self.plan.cond_limit());
+        for to in moves {
+            if let (Some(index), false) = (to.index, to.king && self.plan.men()) {
+                damka_core::prefetch::prefetch(&self.layer0[(index * k) as usize]);
+            }
+        }
+    }
+
     /// The moves `moves` of `pos` as the check reads them, into `scratch`, with
     /// the values of conversions and the states quiet moves reach.
     fn steps(
@@ -194,14 +207,7 @@ impl<'a, V: Variant> CountedChecker<'a, V> {
         steps.clear();
         values.clear();
         reached.clear();
-        // Layer 0 is read at random: ask for every line the moves below read
-        // first, so that their misses overlap.
         let k = u64::from(plan.cond_limit());
-        for to in moves {
-            if let (Some(index), false) = (to.index, to.king && plan.men()) {
-                damka_core::prefetch::prefetch(&self.layer0[(index * k) as usize]);
-            }
-        }
         for to in moves {
             let at = values.len();
             let step = if to.after.pieces(to.after.side()) == 0 {

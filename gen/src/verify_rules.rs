@@ -284,6 +284,9 @@ impl<'a, V: Variant> Checker<'a, V> {
         };
         let (dtc, dtz, rwdl) = s.reader.own(index, &pos, &mut s.states)?;
         s.reader.successors(&pos, &mut s.generated, &mut s.moves)?;
+        if let Some(counted) = &self.counted {
+            counted.prefetch(&s.moves);
+        }
         let expected = self.expected(&s.reader, &s.moves, false)?;
         if dtc != expected {
             record("dtc", show(dtc), show(expected));
