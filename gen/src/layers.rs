@@ -133,6 +133,9 @@ pub(crate) fn phase_values<V: Variant>(
             ))
         })
         .collect::<Result<_, GenError>>()?;
+    // The arrays of finished units, for the next units to reuse, across
+    // sub-slices: a sub-slice of a material with few men has only a unit or two.
+    let spare = Spare::default();
     for sub in group.slots[0].indexer.sub_slices() {
         if spill_dir.is_some() {
             fresh.iter_mut().for_each(|f| f.allocate(sub.key));
@@ -143,7 +146,7 @@ pub(crate) fn phase_values<V: Variant>(
             cache_bytes,
             fresh: &fresh,
             blocks: &blocks,
-            spare_rows: Spare::default(),
+            spare: &spare,
         };
         group
             .units(sub.key)
@@ -359,11 +362,25 @@ struct Layers<'a, V: Variant> {
     fresh: &'a [SlotValues],
     /// The counted tables' blocks by slot, given each unit's values as it finishes.
     blocks: &'a [TableBlocks],
-    /// The row arrays of finished units, for the next units of the sub-slice to
-    /// reuse. They are a unit's largest arrays, and a fresh one per unit was paid
-    /// in page faults and the kernel's clearing of new pages: a third of an
-    /// International `fmjd` rule build's time in a profile (session 42).
-    spare_rows: Spare<Vec<u16>>,
+    /// The arrays of finished units, for the next units to reuse. A fresh set
+    /// per unit was paid in page faults and the kernel's clearing of new pages:
+    /// a third of an International `fmjd` rule build's time in a profile
+    /// (session 42), and still a fifth while the spare set lasted only as long
+    /// as a sub-slice (session 46).
+    spare: &'a Spare<UnitArrays>,
+}
+
+/// The arrays one unit's layered solve works in, kept from one unit to the next.
+#[derive(Default)]
+struct UnitArrays {
+    /// The unit's DTC values.
+    dtc: Vec<Dtc>,
+    /// `D(p, c + 1)` while layer `c` is solved.
+    above: Vec<Dtc>,
+    /// `D(p, c)`, being solved.
+    layer: Vec<Dtc>,
+    /// The unit's entries of the counted tables: `D(p, c)` at `local * layers + c`.
+    rows: Vec<u16>,
 }
 
 impl<V: Variant> Layers<'_, V> {
@@ -371,24 +388,32 @@ impl<V: Variant> Layers<'_, V> {
         let k = self.group.block_size() as usize;
         let n = k * unit.count;
         let layers = self.resettable as usize;
+        let mut arrays = self.spare.take().unwrap_or_default();
+        let UnitArrays {
+            dtc,
+            above,
+            layer,
+            rows,
+        } = &mut arrays;
         // The unit's DTC values, read block by block: from memory, or from the
         // spill file when the group was solved with its sub-slices spilled.
-        let mut dtc = Vec::with_capacity(n);
+        dtc.clear();
         for &(slot, men) in unit.blocks.iter().take(unit.count) {
             let first = men as usize * k;
             let (values, _) = self.group.slots[slot].values.read(first..first + k)?;
             dtc.extend(values.into_iter().map(Dtc::from_raw));
         }
+        let dtc = &*dtc;
         // The layer c = resettable: the limit is reached, a draw unless the side to
         // move has no move (then it has lost, which the DTC value says: a loss in 0).
-        let mut above: Vec<Dtc> = dtc
-            .iter()
-            .map(|&v| if v == Dtc::loss(0) { v } else { Dtc::DRAW })
-            .collect();
-        let mut layer = vec![Dtc::DRAW; n];
+        above.clear();
+        above.extend(
+            dtc.iter()
+                .map(|&v| if v == Dtc::loss(0) { v } else { Dtc::DRAW }),
+        );
+        layer.clear();
+        layer.resize(n, Dtc::DRAW);
         let ranks = self.group.unit_ranks(unit);
-        // The unit's entries of the counted tables: `D(p, c)` at `local * layers + c`.
-        let mut rows = self.spare_rows.take().unwrap_or_default();
         rows.clear();
         rows.resize(n * layers, 0);
         // Per chunk of positions, what their moves give in every layer, made in the
@@ -481,7 +506,7 @@ impl<V: Variant> Layers<'_, V> {
                         *cache = Some(made);
                     }
                 });
-            std::mem::swap(&mut above, &mut layer);
+            std::mem::swap(above, layer);
         }
         for (block, &(slot, men)) in unit.blocks.iter().take(unit.count).enumerate() {
             let first = men as usize * k;
@@ -491,7 +516,7 @@ impl<V: Variant> Layers<'_, V> {
             let entries = &rows[block * k * layers..(block + 1) * k * layers];
             self.blocks[slot].put(first * layers, entries)?;
         }
-        self.spare_rows.keep(rows);
+        self.spare.keep(arrays);
         Ok(())
     }
 
