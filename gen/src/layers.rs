@@ -474,7 +474,7 @@ impl<V: Variant> Layers<'_, V> {
                             continue;
                         }
                         let value = match cache.as_ref() {
-                            Some(known) => known.value(i, &above),
+                            Some(known) => known.value(i, above),
                             None if build => {
                                 self.moves_of(
                                     (unit, &ranks),
@@ -482,7 +482,7 @@ impl<V: Variant> Layers<'_, V> {
                                     (&mut moves, &mut exits),
                                     &mut made,
                                 );
-                                made.value(i, &above)
+                                made.value(i, above)
                             }
                             None => {
                                 scratch.clear();
@@ -492,7 +492,7 @@ impl<V: Variant> Layers<'_, V> {
                                     (&mut moves, &mut exits),
                                     &mut scratch,
                                 );
-                                scratch.value(0, &above)
+                                scratch.value(0, above)
                             }
                         };
                         values[i] = value;
