@@ -30,6 +30,13 @@
 # mtc --slice`): a group is taken once both slices' `.mtc.dkt` files are there,
 # and its hash covers those files.
 #
+# Hashing every group's files again on each run reads the whole set (about 170 s
+# for International 6 with its rule tables), so each file's `sha256sum` line is
+# kept in HASH_CACHE (default DIR/VARIANT-sha256.tsv), keyed by the file's name,
+# length, inode and modification time: a file written again (tables are
+# written to a new file and renamed) or edited in place gets a new key and is
+# hashed again.
+#
 # Each group's check keeps a checkpoint (`damka verify --checkpoint`) in
 # CHECKPOINTS (default DIR/verify-checkpoints), so a check stopped part-way (a
 # kill, the end of a session) resumes where it stopped the next time the script
@@ -88,6 +95,7 @@ mkdir -p "$(dirname "$ledger")"
 touch "$ledger"
 tables="$dir/$variant"
 checkpoints="${CHECKPOINTS:-$dir/verify-checkpoints}"
+hash_cache="${HASH_CACHE:-$dir/$variant-sha256.tsv}"
 KILL_RETRIES="${KILL_RETRIES:-3}"
 mkdir -p "$checkpoints"
 failed=0
@@ -99,8 +107,8 @@ mirror() { echo "${1#*-}-${1%-*}"; }
 # Pieces of a slice name, for the order.
 pieces() { echo "$1" | grep -o '[0-9]\+' | awk '{ n += $1 } END { print n }'; }
 
-# The SHA-256 of a group's files.
-group_hash() {
+# The files of group `$1` that its hash covers, by name, sorted.
+group_files() {
     local a=$1 b
     b=$(mirror "$a")
     (cd "$tables" && if [ -n "$rules" ]; then
@@ -115,7 +123,29 @@ group_hash() {
         for f in "$a".wdl.dkt "$a".dtw.dkt "$b".wdl.dkt "$b".dtw.dkt; do
             [ ! -e "$f" ] || echo "$f"
         done
-    fi | sort -u | xargs sha256sum) | sha256sum | cut -c1-64
+    fi | sort -u)
+}
+
+# The SHA-256 of a group's files: of their `sha256sum` lines, sorted by name.
+# A line comes from HASH_CACHE where the file's key is there, and goes there
+# where not.
+declare -A sums
+if [ -f "$hash_cache" ]; then
+    while IFS=$'\t' read -r key sum; do
+        sums["$key"]=$sum
+    done < "$hash_cache"
+fi
+group_hash() {
+    local name key lines=""
+    # One `stat` for the group's files: name, length, inode, modification time.
+    while read -r name key; do
+        if [ -z "${sums["$name $key"]:-}" ]; then
+            sums["$name $key"]=$(cd "$tables" && sha256sum "$name")
+            printf '%s\t%s\n' "$name $key" "${sums["$name $key"]}" >> "$hash_cache"
+        fi
+        lines+="${sums["$name $key"]}"$'\n'
+    done < <(group_files "$1" | (cd "$tables" && xargs stat -c '%n %s %i %.9Y'))
+    printf '%s' "$lines" | sha256sum | cut -c1-64
 }
 
 # Whether a group's WDL file is written: `damka gen` writes a group's DTW files

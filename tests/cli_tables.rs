@@ -620,6 +620,59 @@ fn a_group_check_killed_by_a_signal_is_tried_again() {
     assert_eq!(std::fs::read_to_string(&ledger).unwrap(), "");
 }
 
+/// `scripts/verify-groups.sh` keeps each file's hash in its hash cache, and a
+/// file changed in place (same name and length) is hashed again: a group
+/// damaged after it was verified no longer matches its ledger line, so it is
+/// checked again and fails.
+#[test]
+fn a_group_changed_after_its_check_is_checked_again() {
+    let tmp = built("hash-cache");
+    let dir = tmp.path();
+    let ledger = dir.join("ledger.tsv");
+    let script = || {
+        std::process::Command::new("bash")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/verify-groups.sh"
+            ))
+            .arg("russian")
+            .arg(dir)
+            .arg(&ledger)
+            .env("DAMKA", env!("CARGO_BIN_EXE_damka"))
+            .output()
+            .unwrap()
+    };
+    let first = script();
+    assert!(first.status.success(), "{first:?}");
+    let verified = std::fs::read_to_string(&ledger).unwrap();
+    assert!(verified.lines().count() > 5, "{verified}");
+    let files = std::fs::read_dir(dir.join("russian")).unwrap().count();
+    let cache = std::fs::read_to_string(dir.join("russian-sha256.tsv")).unwrap();
+    assert_eq!(cache.lines().count(), files, "{cache}");
+
+    let again = script();
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(std::fs::read_to_string(&ledger).unwrap(), verified);
+
+    // The group's one WDL file (a damaged DTW file newer than it would make
+    // the group look unfinished, and so not taken).
+    let path = ["0M2K-1M0K", "1M0K-0M2K"]
+        .map(|slice| table(dir, slice, "wdl"))
+        .into_iter()
+        .find(|path| path.exists())
+        .unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[HEADER_LEN + 2] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let damaged = script();
+    assert_eq!(damaged.status.code(), Some(1), "{damaged:?}");
+    let stderr = String::from_utf8_lossy(&damaged.stderr);
+    assert!(
+        stderr.contains("0M2K-1M0K") && stderr.contains("corrupt table"),
+        "{stderr}"
+    );
+}
+
 /// The slices that have a table file in `dir`, sorted.
 fn slices_with_files(dir: &Path) -> Vec<String> {
     let mut slices: Vec<String> = std::fs::read_dir(dir)
