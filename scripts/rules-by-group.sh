@@ -24,6 +24,11 @@
 # grows into the statistics of the whole set (render it with `damka stats
 # --rules SET --reuse FILE --out REPORT.md`).
 #
+# FIRST_GROUPS="G1 G2 ..." takes those groups first, in that order, then the
+# rest in build order: on a machine that may not outlive a session, the groups
+# whose closures add least to what is built come first, so ledger lines land
+# sooner; scripts/closure-order.py computes that order from `damka plan`.
+#
 # RULES (required: a preset or a TOML file), RULES_NAME, DIR, MEMORY,
 # VERIFY_MEMORY, LEDGER and RULES_LEDGER mean what they mean for
 # scripts/long-run.sh; DAMKA chooses the binary (default: this checkout's
@@ -51,9 +56,16 @@ log="$dir/$variant-$pieces-by-group.log"
 # The mirror of a slice name: `aMbK-cMdK` becomes `cMdK-aMbK`.
 mirror() { echo "${1#*-}-${1%-*}"; }
 
+all=$("$DAMKA" slices --variant "$variant" --pieces "$pieces" \
+    | awk '$1 ~ /^[0-9]+M[0-9]+K-[0-9]+M[0-9]+K$/ { print $1 }')
+for first in ${FIRST_GROUPS:-}; do
+    if ! grep -qx -- "$first" <<< "$all"; then
+        echo "rules-by-group.sh: FIRST_GROUPS names $first, not a slice of $variant up to $pieces pieces" >&2
+        exit 2
+    fi
+done
 declare -A seen
-for slice in $("$DAMKA" slices --variant "$variant" --pieces "$pieces" \
-    | awk '$1 ~ /^[0-9]+M[0-9]+K-[0-9]+M[0-9]+K$/ { print $1 }'); do
+for slice in ${FIRST_GROUPS:-} $all; do
     # A group as the ledgers name it: the first of its slices in name order.
     group=$slice
     m=$(mirror "$slice")

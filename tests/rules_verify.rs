@@ -501,8 +501,15 @@ fn rule_groups_are_verified_once_the_build_has_logged_them() {
     assert!(!checkpoint.exists());
 }
 
-/// `scripts/rules-by-group.sh` with `ledger` and `rules_ledger` over `dir`.
-fn rules_by_group(dir: &Path, ledger: &Path, rules_ledger: &Path, rules: &str) -> Output {
+/// `scripts/rules-by-group.sh` with `ledger` and `rules_ledger` over `dir`,
+/// and the environment variables of `extra`.
+fn rules_by_group(
+    dir: &Path,
+    ledger: &Path,
+    rules_ledger: &Path,
+    rules: &str,
+    extra: &[(&str, &str)],
+) -> Output {
     std::process::Command::new("bash")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -515,6 +522,7 @@ fn rules_by_group(dir: &Path, ledger: &Path, rules_ledger: &Path, rules: &str) -
         .env("RULES", rules)
         .env("STATS", dir.with_file_name("stats.json"))
         .env("DAMKA", env!("CARGO_BIN_EXE_damka"))
+        .envs(extra.iter().copied())
         .output()
         .unwrap()
 }
@@ -550,7 +558,7 @@ fn rule_groups_are_built_and_verified_one_closure_at_a_time() {
     }
     std::fs::write(&rules_ledger, &fake).unwrap();
 
-    let run = rules_by_group(&dir, &ledger, &rules_ledger, "russian");
+    let run = rules_by_group(&dir, &ledger, &rules_ledger, "russian", &[]);
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(
         run.status.success(),
@@ -598,12 +606,133 @@ fn rule_groups_are_built_and_verified_one_closure_at_a_time() {
     assert_eq!(stats["carried"], serde_json::json!([]));
     // Run again, it builds and verifies nothing.
     let before = (ledger_lines(&ledger), ledger_lines(&rules_ledger));
-    let again = rules_by_group(&dir, &ledger, &rules_ledger, "russian");
+    let again = rules_by_group(&dir, &ledger, &rules_ledger, "russian", &[]);
     assert!(again.status.success());
     assert!(!String::from_utf8_lossy(&again.stdout).contains("closure built"));
     assert_eq!(before, (ledger_lines(&ledger), ledger_lines(&rules_ledger)));
 
-    let unset = rules_by_group(&dir, &ledger, &rules_ledger, "");
+    let unset = rules_by_group(&dir, &ledger, &rules_ledger, "", &[]);
     assert!(!unset.status.success());
     assert!(String::from_utf8_lossy(&unset.stderr).contains("set RULES"));
+}
+
+#[test]
+fn the_groups_named_first_are_taken_first() {
+    let tmp = temp_dir("rules-by-group-first");
+    let dir = tmp.path().join("tables");
+    let (ledger, rules_ledger) = (tmp.path().join("game.tsv"), tmp.path().join("rules.tsv"));
+    // Either slice of a pair names its group; a name that is no slice of the
+    // set is refused before anything is built.
+    let wrong = [("FIRST_GROUPS", "1M1K-1M0K 4M0K-1M0K")];
+    let refused = rules_by_group(&dir, &ledger, &rules_ledger, "russian", &wrong);
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("FIRST_GROUPS names 4M0K-1M0K, not a slice of russian up to 3 pieces"),
+        "{err}"
+    );
+    assert!(!dir.join("russian").exists());
+
+    let first = [("FIRST_GROUPS", "2M0K-0M1K 1M1K-1M0K")];
+    let run = rules_by_group(&dir, &ledger, &rules_ledger, "russian", &first);
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{out}");
+    let closures: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_once(": closure built"))
+        .map(|(group, _)| group)
+        .collect();
+    // `0M1K-2M0K` first (the group of `2M0K-0M1K`), then `1M0K-1M1K`, then
+    // the rest in build order, until every group is verified.
+    assert_eq!(closures[..2], ["0M1K-2M0K", "1M0K-1M1K"], "{out}");
+    let groups: BTreeSet<String> = damka_core::build_order::<Russian>(3)
+        .into_iter()
+        .map(|s| s.name().min(s.mirror().name()))
+        .collect();
+    let verified: BTreeSet<String> = ledger_lines(&rules_ledger)
+        .iter()
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    assert_eq!(verified, groups);
+}
+
+#[test]
+fn closure_order_puts_the_cheapest_closure_first() {
+    let tmp = temp_dir("closure-order");
+    let dir = tmp.path().join("tables");
+    let plan = damka(
+        &[
+            "plan",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--rules",
+            "russian",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(plan.ok, "{}", plan.err);
+    let tasks: serde_json::Value = serde_json::from_str(&plan.out).unwrap();
+    // Each slice's positions, once for its game task and once for its rule task.
+    let total: u64 = tasks["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    let order = |ledger: &Path| -> Vec<(String, u64)> {
+        let python = std::env::var("DAMKA_PYTHON").unwrap_or_else(|_| "python3".to_string());
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/closure-order.py");
+        let run = common::run_program(
+            Path::new(&python),
+            &[script, ledger.to_str().unwrap()],
+            &plan.out,
+        );
+        assert!(run.ok, "{}", run.err);
+        run.out
+            .lines()
+            .map(|l| {
+                let (group, added) = l.split_once('\t').unwrap();
+                (group.to_string(), added.parse().unwrap())
+            })
+            .collect()
+    };
+    // With nothing verified: every group once, and the whole plan built once
+    // over the steps. First the group that depends on nothing; and a group
+    // whose closure holds another's comes after it (`1M0K-1M1K`, whose man
+    // promotes into `0M1K-1M1K`).
+    let all = order(&tmp.path().join("none.tsv"));
+    let groups: BTreeSet<String> = damka_core::build_order::<Russian>(3)
+        .into_iter()
+        .map(|s| s.name().min(s.mirror().name()))
+        .collect();
+    assert_eq!(
+        all.iter().map(|(g, _)| g.clone()).collect::<BTreeSet<_>>(),
+        groups
+    );
+    assert_eq!(all.len(), groups.len());
+    assert_eq!(all.iter().map(|(_, n)| n).sum::<u64>(), total);
+    assert_eq!(all[0].0, "0M1K-0M1K", "{all:?}");
+    let two_a_side = all.iter().position(|(g, _)| g == "1M0K-1M1K").unwrap();
+    assert!(
+        all[..two_a_side].iter().any(|(g, _)| g == "0M1K-1M1K"),
+        "{all:?}"
+    );
+    // A group the ledger records as verified is left out, one with
+    // mismatches is not.
+    let ledger = tmp.path().join("rules.tsv");
+    std::fs::write(
+        &ledger,
+        "0M1K-1M0K\t10\t0\thash\tabc\t2026\n1M0K-1M1K\t10\t3\thash\tabc\t2026\n",
+    )
+    .unwrap();
+    let left: Vec<String> = order(&ledger).into_iter().map(|(g, _)| g).collect();
+    assert!(!left.contains(&"0M1K-1M0K".to_string()), "{left:?}");
+    assert!(left.contains(&"1M0K-1M1K".to_string()), "{left:?}");
+    assert_eq!(left.len(), groups.len() - 1);
 }
