@@ -660,22 +660,12 @@ fn the_groups_named_first_are_taken_first() {
 fn closure_order_puts_the_cheapest_closure_first() {
     let tmp = temp_dir("closure-order");
     let dir = tmp.path().join("tables");
-    let plan = damka(
-        &[
-            "plan",
-            "--variant",
-            "russian",
-            "--pieces",
-            "3",
-            "--rules",
-            "russian",
-            "--dir",
-            dir.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-        "",
+    // The temporary directory's path has no spaces.
+    let args = format!(
+        "plan --variant russian --pieces 3 --rules russian --format json --dir {}",
+        dir.display()
     );
+    let plan = damka(&args.split(' ').collect::<Vec<_>>(), "");
     assert!(plan.ok, "{}", plan.err);
     let tasks: serde_json::Value = serde_json::from_str(&plan.out).unwrap();
     // Each slice's positions, once for its game task and once for its rule task.
