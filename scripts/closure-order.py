@@ -15,6 +15,7 @@ order.
         --format json | python3 scripts/closure-order.py docs/verify/international-fmjd.tsv
 """
 import json
+import signal
 import sys
 
 
@@ -34,10 +35,15 @@ def verified(ledger):
 
 
 def main():
+    # A reader that stops early (`| head`) ends the output quietly.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if len(sys.argv) != 2:
         sys.exit("usage: damka plan ... --format json | closure-order.py RULES_LEDGER")
-    plan = json.load(sys.stdin)
-    tasks = {task["id"]: task for task in plan["tasks"]}
+    try:
+        plan = json.load(sys.stdin)
+        tasks = {task["id"]: task for task in plan["tasks"]}
+    except (ValueError, KeyError, TypeError) as e:
+        sys.exit(f"closure-order.py: standard input is not a `damka plan --format json` plan ({e})")
     done = verified(sys.argv[1])
 
     def closure(start):

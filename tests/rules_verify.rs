@@ -675,9 +675,9 @@ fn closure_order_puts_the_cheapest_closure_first() {
         .iter()
         .map(|t| t["positions"].as_u64().unwrap())
         .sum();
+    let python = std::env::var("DAMKA_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/closure-order.py");
     let order = |ledger: &Path| -> Vec<(String, u64)> {
-        let python = std::env::var("DAMKA_PYTHON").unwrap_or_else(|_| "python3".to_string());
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/closure-order.py");
         let run = common::run_program(
             Path::new(&python),
             &[script, ledger.to_str().unwrap()],
@@ -725,4 +725,12 @@ fn closure_order_puts_the_cheapest_closure_first() {
     assert!(!left.contains(&"0M1K-1M0K".to_string()), "{left:?}");
     assert!(left.contains(&"1M0K-1M1K".to_string()), "{left:?}");
     assert_eq!(left.len(), groups.len() - 1);
+    // Anything but a plan on its input is refused with a message.
+    let bad = common::run_program(Path::new(&python), &[script, "none.tsv"], "{");
+    assert!(!bad.ok);
+    assert!(
+        bad.err.contains("is not a `damka plan --format json` plan"),
+        "{}",
+        bad.err
+    );
 }
