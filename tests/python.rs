@@ -32,7 +32,7 @@ fn the_python_package_passes_its_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tmp = temp_dir("python");
     let venv = tmp.path().join("venv");
-    let python = std::env::var("DAMKA_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let python = common::python();
     let made = Command::new(&python)
         .args(["-m", "venv"])
         .arg(&venv)

@@ -527,6 +527,19 @@ fn rules_by_group(
         .unwrap()
 }
 
+/// A group as the ledgers name it: the least name of the slice and its mirror.
+fn group_of(slice: Slice) -> String {
+    slice.name().min(slice.mirror().name())
+}
+
+/// The groups of the Russian slices of up to `pieces` pieces.
+fn russian_groups(pieces: u32) -> BTreeSet<String> {
+    damka_core::build_order::<Russian>(pieces)
+        .into_iter()
+        .map(group_of)
+        .collect()
+}
+
 /// The lines of a ledger, sorted.
 fn ledger_lines(ledger: &Path) -> Vec<String> {
     let mut lines: Vec<String> = std::fs::read_to_string(ledger)
@@ -547,10 +560,9 @@ fn rule_groups_are_built_and_verified_one_closure_at_a_time() {
     // line for the target, lines with files of other bytes for its members.
     let target: Slice = "1M0K-1M1K".parse().unwrap();
     let closure = damka_core::closure(target);
-    let group = |s: Slice| s.name().min(s.mirror().name());
     let mut fake = String::new();
     for slice in damka_core::build_order::<Russian>(3) {
-        if slice == target || slice.name() != group(slice) {
+        if slice == target || slice.name() != group_of(slice) {
             continue;
         }
         let hash = if closure.contains(&slice) { "0" } else { "1" };
@@ -577,7 +589,7 @@ fn rule_groups_are_built_and_verified_one_closure_at_a_time() {
     built.sort();
     built.dedup();
     assert_eq!(built, closure);
-    let groups: BTreeSet<String> = closure.iter().map(|&s| group(s)).collect();
+    let groups: BTreeSet<String> = closure.iter().map(|&s| group_of(s)).collect();
     for lines in [ledger_lines(&ledger), ledger_lines(&rules_ledger)] {
         for name in &groups {
             let verified = |l: &&String| {
@@ -645,10 +657,7 @@ fn the_groups_named_first_are_taken_first() {
     // `0M1K-2M0K` first (the group of `2M0K-0M1K`), then `1M0K-1M1K`, then
     // the rest in build order, until every group is verified.
     assert_eq!(closures[..2], ["0M1K-2M0K", "1M0K-1M1K"], "{out}");
-    let groups: BTreeSet<String> = damka_core::build_order::<Russian>(3)
-        .into_iter()
-        .map(|s| s.name().min(s.mirror().name()))
-        .collect();
+    let groups = russian_groups(3);
     let verified: BTreeSet<String> = ledger_lines(&rules_ledger)
         .iter()
         .map(|l| l.split('\t').next().unwrap().to_string())
@@ -675,7 +684,7 @@ fn closure_order_puts_the_cheapest_closure_first() {
         .iter()
         .map(|t| t["positions"].as_u64().unwrap())
         .sum();
-    let python = std::env::var("DAMKA_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let python = common::python();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/closure-order.py");
     let order = |ledger: &Path| -> Vec<(String, u64)> {
         let run = common::run_program(
@@ -697,10 +706,7 @@ fn closure_order_puts_the_cheapest_closure_first() {
     // whose closure holds another's comes after it (`1M0K-1M1K`, whose man
     // promotes into `0M1K-1M1K`).
     let all = order(&tmp.path().join("none.tsv"));
-    let groups: BTreeSet<String> = damka_core::build_order::<Russian>(3)
-        .into_iter()
-        .map(|s| s.name().min(s.mirror().name()))
-        .collect();
+    let groups = russian_groups(3);
     assert_eq!(
         all.iter().map(|(g, _)| g.clone()).collect::<BTreeSet<_>>(),
         groups

@@ -41,6 +41,11 @@ pub fn damka(args: &[&str], stdin: &str) -> Run {
     run_program(Path::new(env!("CARGO_BIN_EXE_damka")), args, stdin)
 }
 
+/// The Python interpreter the tests start: `DAMKA_PYTHON`, or `python3`.
+pub fn python() -> String {
+    std::env::var("DAMKA_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
 /// Runs the program `exe` with `args`, feeding `stdin`.
 pub fn run_program(exe: &Path, args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(exe)
